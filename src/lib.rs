@@ -3,9 +3,18 @@
 #![warn(missing_docs)]
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
+pub mod engine;
+pub mod eval;
+pub mod history;
 pub mod movegen;
+pub mod movepick;
 pub mod perft;
 pub mod position;
+pub mod search;
+pub mod thread;
+pub mod time;
+pub mod tt;
 pub mod types;
 pub mod zobrist;

@@ -5,7 +5,7 @@ use chuhan::perft;
 use chuhan::position::Position;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [perft <depth> [FEN]]";
+const USAGE: &str = "usage: chuhan [bench [depth] | perft <depth> [FEN]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -18,9 +18,27 @@ fn main() {
 fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
         None => bail!("{USAGE}"),
     }
+}
+
+/// `chuhan bench [depth]`: the search signature and speed.
+fn bench_command(args: &[String]) -> Result<()> {
+    let depth = match args.first() {
+        None => chuhan::bench::DEFAULT_DEPTH,
+        Some(t) => t
+            .parse()
+            .ok()
+            .filter(|d| (1..=64).contains(d))
+            .with_context(|| format!("bad bench depth '{t}' (expected 1..64)"))?,
+    };
+    let r = chuhan::bench::run(depth);
+    eprintln!("Total time (ms): {}", r.millis);
+    println!("Nodes searched: {}", r.nodes);
+    println!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1));
+    Ok(())
 }
 
 /// `chuhan perft <depth> [FEN]`: divide, total and speed.

@@ -1,0 +1,831 @@
+//! The search of one thread: iterative deepening with aspiration windows, principal variation
+//! search, quiescence (captures; evasions when in check), mate-distance pruning, check
+//! extension, null move (verified in sparse endings, where zugzwang is common in xiangqi),
+//! late-move reductions and pruning, futility and reverse futility pruning.
+//!
+//! No I/O here: the main thread reports through the `Shared::report` callback. Scores are
+//! side-relative; having no legal move loses (checkmate and 困毙 alike). Repeated positions are
+//! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
+
+use crate::eval::evaluate;
+use crate::history::{History, MAX_PLY};
+use crate::movegen::legal_moves;
+use crate::movepick::{MovePicker, ORDER_VALUE};
+use crate::position::Position;
+use crate::time::{Limits, TimeManager};
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::*;
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// One line of search progress, as the protocols report it.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of the line (MultiPV).
+    pub multipv: usize,
+    /// Score from the side to move's point of view.
+    pub score: Value,
+    /// Whether the score is exact or a bound.
+    pub bound: Bound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Hash table use in per mille.
+    pub hashfull: u32,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Set to stop every thread.
+    pub stop: &'a AtomicBool,
+    /// True while pondering: no deadlines apply.
+    pub pondering: &'a AtomicBool,
+    /// The limits of this search.
+    pub limits: &'a Limits,
+    /// Deadlines; restarted at `ponderhit`.
+    pub time: &'a Mutex<TimeManager>,
+    /// Nodes searched, per thread.
+    pub nodes: &'a [AtomicU64],
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Progress callback (called by the main thread only).
+    pub report: &'a (dyn Fn(SearchInfo) + Sync),
+}
+
+impl Shared<'_> {
+    /// Nodes searched by all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the last search of this move (-INFINITE if it failed low).
+    pub score: Value,
+    /// Score from the previous iteration.
+    pub prev_score: Value,
+    /// Bound of `score`.
+    pub bound: Bound,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Seldepth when last searched.
+    pub seldepth: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    eval: Value,
+    mv: Move,
+    piece: Option<Piece>,
+}
+
+/// Late-move reduction table, [depth][move number].
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
+
+/// Depth-skipping pattern of helper threads (lazy SMP), so they spread over depths.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// One search thread.
+pub struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    pos: Position,
+    history: History,
+    frames: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    pv_idx: usize,
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Deepest fully completed iteration.
+    pub completed_depth: u32,
+    best_move_changes: f64,
+    null_verify_ply: usize,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker searching `pos` (whose history holds the game so far).
+    pub fn new(id: usize, shared: &'a Shared<'a>, pos: Position, history: History) -> Worker<'a> {
+        let mut roots: Vec<Move> = legal_moves(&pos).as_slice().to_vec();
+        if !shared.limits.search_moves.is_empty() {
+            roots.retain(|m| shared.limits.search_moves.contains(m));
+        }
+        let root_moves = roots
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                bound: Bound::Upper,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            id,
+            shared,
+            pos,
+            history,
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            pv_idx: 0,
+            root_moves,
+            completed_depth: 0,
+            best_move_changes: 0.0,
+            null_verify_ply: 0,
+        }
+    }
+
+    /// Give back the ordering statistics (kept between searches of a game).
+    pub fn into_history(self) -> History {
+        self.history
+    }
+
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Count a node; the main thread also watches the clock and the node limit.
+    #[inline(always)]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    fn check_limits(&self) {
+        let sh = self.shared;
+        if let Some(n) = sh.limits.nodes {
+            if sh.total_nodes() >= n {
+                sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if !sh.pondering.load(Ordering::Relaxed) && sh.time.lock().hard_expired() {
+            sh.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Iterative deepening. Returns when the limits are reached or `stop` is set.
+    pub fn iterate(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .clamp(1, MAX_PLY as u32 - 4);
+        let multipv = self.shared.multipv.clamp(1, self.root_moves.len());
+        self.history.clear_killers();
+        let mut last_best = Move::NONE;
+        let mut stable_iterations = 0;
+        for depth in 1..=max_depth {
+            if self.id > 0 {
+                let i = (self.id - 1) % 20;
+                if !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2) && depth > 1 {
+                    continue;
+                }
+            }
+            self.root_depth = depth as i32;
+            self.best_move_changes *= 0.5;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(depth as i32);
+                // Stable: moves that failed low keep their relative order.
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() {
+                // A completed first line of a partial iteration is still trustworthy.
+                if self.root_moves[0].score > -INFINITE && self.id == 0 {
+                    self.report(depth, multipv.min(1));
+                }
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id != 0 {
+                continue;
+            }
+            self.report(depth, multipv);
+            // Mate found within the asked distance, or a forced move: no need to go on.
+            let best = &self.root_moves[0];
+            if let Some(mate) = limits.mate {
+                if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as Value {
+                    break;
+                }
+            }
+            if best.mv == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            last_best = best.mv;
+            if self.shared.time.lock().is_timed() && !self.shared.pondering.load(Ordering::Relaxed)
+            {
+                if self.root_moves.len() == 1 && depth >= 4 {
+                    break;
+                }
+                // Unstable best move: think longer; a long-stable one: stop earlier.
+                let scale =
+                    (1.0 + self.best_move_changes) * if stable_iterations >= 6 { 0.6 } else { 1.0 };
+                if self.shared.time.lock().soft_expired(scale) {
+                    break;
+                }
+            }
+        }
+        self.publish_nodes();
+    }
+
+    fn report(&self, depth: u32, lines: usize) {
+        let sh = self.shared;
+        let elapsed = sh.time.lock().elapsed();
+        let nodes = sh.total_nodes().max(self.nodes);
+        let ms = elapsed.as_millis() as u64;
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            let searched = i < self.pv_idx || (i == self.pv_idx && rm.score > -INFINITE) || i == 0;
+            let (score, d) = if rm.score == -INFINITE {
+                (rm.prev_score, depth.saturating_sub(1).max(1))
+            } else {
+                (rm.score, depth)
+            };
+            if score == -INFINITE || !searched && rm.score == -INFINITE {
+                continue;
+            }
+            (sh.report)(SearchInfo {
+                depth: d,
+                seldepth: rm.seldepth.max(d),
+                multipv: i + 1,
+                score,
+                bound: rm.bound,
+                nodes,
+                nps: nodes * 1000 / ms.max(1),
+                hashfull: sh.tt.hashfull(),
+                time_ms: ms,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+
+    fn aspiration(&mut self, depth: i32) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(alpha, beta, depth);
+            if self.stopped() {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn search_root(&mut self, mut alpha: Value, beta: Value, depth: i32) -> Value {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        self.frames[0].eval = if self.pos.in_check() {
+            -INFINITE
+        } else {
+            evaluate(&self.pos)
+        };
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.frames[0].mv = m;
+            self.frames[0].piece = self.pos.piece_on(m.from());
+            self.pos.make_move(m);
+            let ext = i32::from(self.pos.in_check());
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == self.pv_idx {
+                score = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let r = if depth >= 3
+                    && i >= self.pv_idx + 3
+                    && ext == 0
+                    && self
+                        .pos
+                        .history()
+                        .last()
+                        .is_some_and(|s| s.captured.is_none())
+                {
+                    1
+                } else {
+                    0
+                };
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped() {
+                return best.max(alpha);
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth as u32;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                if i != self.pv_idx {
+                    self.best_move_changes += 1.0;
+                }
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The score of a repeated position for the side to move. For now every repetition is a
+    /// draw; the rules of repetition (棋例) replace this function's body.
+    fn repetition_score(&self, _ply: usize) -> Value {
+        DRAW
+    }
+
+    /// Whether the current position repeats: once after the root, or twice through the game.
+    fn is_repetition(&self, ply: usize) -> bool {
+        let h = self.pos.history();
+        let n = h.len() - 1;
+        let limit = (self.pos.rule60().min(self.pos.plies_from_null()) as usize).min(n);
+        let key = h[n].key;
+        let mut seen = 0;
+        let mut i = 4;
+        while i <= limit {
+            if h[n - i].key == key {
+                if i <= ply {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn has_attackers(&self, c: Color) -> bool {
+        (self.pos.pieces(c, PieceKind::Rook)
+            | self.pos.pieces(c, PieceKind::Horse)
+            | self.pos.pieces(c, PieceKind::Cannon))
+        .any()
+    }
+
+    fn search(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.visit();
+        self.pv_len[ply] = ply;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.stopped() {
+            return 0;
+        }
+        if self.pos.rule60() >= 120 {
+            return DRAW;
+        }
+        if self.is_repetition(ply) {
+            return self.repetition_score(ply);
+        }
+        if ply >= MAX_PLY - 2 {
+            return if self.pos.in_check() {
+                0
+            } else {
+                evaluate(&self.pos)
+            };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tte {
+            if !pv_node
+                && e.depth >= depth
+                && self.pos.rule60() < 100
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return e.score;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let us = self.pos.side_to_move();
+        let eval = if in_check {
+            -INFINITE
+        } else if let Some(e) = tte {
+            e.eval
+        } else {
+            evaluate(&self.pos)
+        };
+        self.frames[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+        self.history.reset_killers(ply);
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 7 && eval - 85 * (depth - i32::from(improving)) >= beta {
+                return eval;
+            }
+            // Null move, unless our side has nothing but pawns and defenders (zugzwang risk).
+            let prev_null = ply > 0 && self.frames[ply - 1].mv == Move::NULL;
+            if depth >= 3
+                && eval >= beta
+                && !prev_null
+                && ply >= self.null_verify_ply
+                && self.has_attackers(us)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.frames[ply].mv = Move::NULL;
+                self.frames[ply].piece = None;
+                self.pos.make_null();
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null();
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    // In sparse endings verify with a reduced search without null moves.
+                    let sparse = self.pos.occupied().count() <= 12;
+                    if !sparse && depth < 12 {
+                        return v;
+                    }
+                    let saved = self.null_verify_ply;
+                    self.null_verify_ply = ply + (3 * (depth - r) as usize) / 4 + 1;
+                    let w = self.search(beta - 1, beta, depth - r, ply, false);
+                    self.null_verify_ply = saved;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: no hash move at a deep node.
+        let depth = if tt_move == Move::NONE && depth >= 6 && (pv_node || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let (prev_move, prev_piece) = if ply > 0 {
+            (self.frames[ply - 1].mv, self.frames[ply - 1].piece)
+        } else {
+            (Move::NONE, None)
+        };
+        let counter = match prev_piece {
+            Some(p) if prev_move.is_ok() => self.history.counter(p, prev_move),
+            _ => Move::NONE,
+        };
+        let mut picker = MovePicker::new(&self.pos, tt_move, self.history.killers(ply), counter);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut legal = 0;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        let old_alpha = alpha;
+        let killers = self.history.killers(ply);
+
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            if !self.pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
+            let capture = self.pos.is_capture(m);
+            let quiet_index = legal - 1;
+            // Shallow pruning of late quiet moves.
+            if !in_check && !capture && best > -MATE_BOUND && ply > 0 {
+                let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                if depth <= 6 && quiet_index as i32 >= lmp_limit {
+                    continue;
+                }
+            }
+            let piece = self.pos.piece_on(m.from());
+            self.frames[ply].mv = m;
+            self.frames[ply].piece = piece;
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            if !in_check
+                && !capture
+                && !gives_check
+                && best > -MATE_BOUND
+                && depth <= 6
+                && eval + 100 + 90 * depth <= alpha
+            {
+                self.pos.unmake_move();
+                continue;
+            }
+            let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if legal == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && legal > 1 + usize::from(pv_node) && !capture && !gives_check {
+                    r = LMR[(depth as usize).min(63)][legal.min(63)];
+                    r += i32::from(!pv_node) + i32::from(cut_node);
+                    r -= i32::from(m == killers[0] || m == killers[1]);
+                    r -= self.history.score(us, m) / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.reward_quiet(
+                                ply,
+                                m,
+                                depth,
+                                &quiets_tried[..quiet_count],
+                                prev_move,
+                                prev_piece,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        if legal == 0 {
+            // Checkmate or stalemate (困毙): either way the side to move loses.
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move,
+            best,
+            if in_check { 0 } else { eval },
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+        prev_move: Move,
+        prev_piece: Option<Piece>,
+    ) {
+        let us = self.pos.side_to_move();
+        let bonus = (depth * depth * 16).min(4000);
+        self.history.update(us, m, bonus);
+        for &q in tried {
+            self.history.update(us, q, -bonus);
+        }
+        self.history.add_killer(ply, m);
+        if let Some(p) = prev_piece {
+            if prev_move.is_ok() {
+                self.history.set_counter(p, prev_move, m);
+            }
+        }
+    }
+
+    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.visit();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        if let Some(e) = tte {
+            if match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+                Bound::None => false,
+            } {
+                return e.score;
+            }
+        }
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let stand_pat;
+        let mut best;
+        if in_check {
+            stand_pat = -INFINITE;
+            best = -INFINITE;
+        } else {
+            stand_pat = tte.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut picker = if in_check {
+            MovePicker::new(&self.pos, tt_move, [Move::NONE; 2], Move::NONE)
+        } else {
+            MovePicker::new_captures(&self.pos, tt_move)
+        };
+        let mut legal = 0;
+        let mut best_move = Move::NONE;
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            if !self.pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
+            if !in_check {
+                // Delta pruning: even winning the victim cannot lift us to alpha.
+                let victim = self
+                    .pos
+                    .piece_on(m.to())
+                    .map_or(0, |p| ORDER_VALUE[p.kind().index()]);
+                if stand_pat + victim + 150 < alpha && victim < ORDER_VALUE[PieceKind::King.index()]
+                {
+                    continue;
+                }
+            }
+            self.pos.make_move(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move,
+            best,
+            if in_check { 0 } else { stand_pat },
+            -1,
+            bound,
+        );
+        best
+    }
+}
