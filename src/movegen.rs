@@ -155,16 +155,84 @@ pub fn generate(pos: &Position, gen: GenType, list: &mut MoveList) {
     add_targets(list, ksq, king_attacks(ksq) & target);
 }
 
+/// Points where a move may expose its own king, computed once per position (out of check):
+/// a move of a non-king piece is legal unless it leaves a point of `from_danger` or enters a
+/// point of `to_danger`. The reasoning, line by line: a rook or the enemy king attacks the king
+/// only with no piece between, so the sole piece between is in danger; a cannon needs exactly
+/// one screen, so with two pieces between both are in danger, and with none every empty point
+/// between is a `to_danger`; a horse attacks once its leg is empty, so a piece on the leg of an
+/// enemy horse aimed at the king is in danger. Pawns cannot be uncovered.
+struct KingDanger {
+    from_danger: Bitboard,
+    to_danger: Bitboard,
+}
+
+impl KingDanger {
+    fn new(pos: &Position) -> KingDanger {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let ksq = pos.king_square(us);
+        let occ = pos.occupied();
+        let k_bb = Bitboard::from_square(ksq);
+        let mut from_danger = Bitboard::EMPTY;
+        let mut to_danger = Bitboard::EMPTY;
+        let lines = rook_attacks(ksq, Bitboard::EMPTY);
+        let liners =
+            (pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::King)) & lines;
+        let cannons = pos.pieces(them, PieceKind::Cannon) & lines;
+        for s in liners | cannons {
+            // Aligned with the king, so the two rays meet exactly on the points between.
+            let between = rook_attacks(ksq, Bitboard::from_square(s)) & rook_attacks(s, k_bb);
+            let pieces = between & occ;
+            if cannons.has(s) {
+                match pieces.count() {
+                    0 => to_danger |= between,
+                    2 => from_danger |= pieces,
+                    _ => {}
+                }
+            } else if pieces.count() == 1 {
+                from_danger |= pieces;
+            }
+        }
+        let diagonal = king_exposure(ksq).without(lines);
+        for h in pos.pieces(them, PieceKind::Horse) & horse_attackers_of(ksq, Bitboard::EMPTY) {
+            // With every point occupied, a rook "attacks" exactly the four neighbours.
+            from_danger |= rook_attacks(h, Bitboard::ALL) & diagonal;
+        }
+        KingDanger {
+            from_danger,
+            to_danger,
+        }
+    }
+
+    #[inline(always)]
+    fn is_safe(&self, m: Move) -> bool {
+        !self.from_danger.has(m.from()) && !self.to_danger.has(m.to())
+    }
+}
+
 /// Append the legal moves of the kind `gen`.
 pub fn generate_legal_of(pos: &Position, gen: GenType, list: &mut MoveList) {
     let start = list.len();
     generate(pos, gen, list);
+    let ksq = pos.king_square(pos.side_to_move());
     let mut j = start;
-    for i in start..list.len {
-        let m = list.moves[i];
-        if pos.is_legal(m) {
-            list.moves[j] = m;
-            j += 1;
+    if pos.in_check() {
+        for i in start..list.len {
+            let m = list.moves[i];
+            if pos.is_legal(m) {
+                list.moves[j] = m;
+                j += 1;
+            }
+        }
+    } else {
+        let danger = KingDanger::new(pos);
+        for i in start..list.len {
+            let m = list.moves[i];
+            if (m.from() != ksq && danger.is_safe(m)) || pos.is_legal(m) {
+                list.moves[j] = m;
+                j += 1;
+            }
         }
     }
     list.len = j;
@@ -190,9 +258,56 @@ pub fn evasions(pos: &Position) -> MoveList {
     legal_moves(pos)
 }
 
-/// Number of legal moves, without storing them (perft's last ply).
+/// Number of legal moves, without storing them (perft's last ply). Out of check, moves that
+/// `KingDanger` clears are counted by popcount; only the rest are tested one by one.
 pub fn count_legal(pos: &Position) -> usize {
-    let mut list = MoveList::new();
-    generate(pos, GenType::All, &mut list);
-    list.as_slice().iter().filter(|&&m| pos.is_legal(m)).count()
+    if pos.in_check() {
+        let mut list = MoveList::new();
+        generate(pos, GenType::All, &mut list);
+        return list.as_slice().iter().filter(|&&m| pos.is_legal(m)).count();
+    }
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let target = !pos.color_bb(us);
+    let them_bb = pos.color_bb(us.flip());
+    let ksq = pos.king_square(us);
+    let danger = KingDanger::new(pos);
+    let mut n = 0usize;
+    let mut count = |from: crate::types::Square, targets: Bitboard| {
+        if danger.from_danger.has(from) {
+            for to in targets {
+                n += usize::from(pos.is_legal(Move::new(from, to)));
+            }
+        } else {
+            n += targets.without(danger.to_danger).count() as usize;
+            for to in targets & danger.to_danger {
+                n += usize::from(pos.is_legal(Move::new(from, to)));
+            }
+        }
+    };
+    for from in pos.pieces(us, PieceKind::Rook) {
+        count(from, rook_attacks(from, occ) & target);
+    }
+    for from in pos.pieces(us, PieceKind::Cannon) {
+        count(
+            from,
+            (cannon_attacks(from, occ) & them_bb) | rook_attacks(from, occ).without(occ),
+        );
+    }
+    for from in pos.pieces(us, PieceKind::Horse) {
+        count(from, horse_attacks(from, occ) & target);
+    }
+    for from in pos.pieces(us, PieceKind::Pawn) {
+        count(from, pawn_attacks(us, from) & target);
+    }
+    for from in pos.pieces(us, PieceKind::Elephant) {
+        count(from, elephant_attacks(from, occ) & target);
+    }
+    for from in pos.pieces(us, PieceKind::Advisor) {
+        count(from, advisor_attacks(from) & target);
+    }
+    for to in king_attacks(ksq) & target {
+        n += usize::from(pos.is_legal(Move::new(ksq, to)));
+    }
+    n
 }
