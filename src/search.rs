@@ -9,7 +9,7 @@
 
 use crate::eval::evaluate;
 use crate::history::{History, MAX_PLY};
-use crate::movegen::legal_moves;
+use crate::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::movepick::{MovePicker, ORDER_VALUE};
 use crate::position::Position;
 use crate::time::{Limits, TimeManager};
@@ -238,6 +238,7 @@ impl<'a> Worker<'a> {
                 self.aspiration(depth as i32);
                 // Stable: moves that failed low keep their relative order.
                 self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped() {
                     break;
                 }
@@ -762,6 +763,12 @@ impl<'a> Worker<'a> {
             stand_pat = -INFINITE;
             best = -INFINITE;
         } else {
+            // With few pieces left, having no move at all (困毙, a loss) is a real danger that
+            // standing pat would hide.
+            let us = self.pos.side_to_move();
+            if self.pos.color_bb(us).count() <= 5 && !has_legal_move(&self.pos) {
+                return mated_in(ply);
+            }
             stand_pat = tte.map_or_else(|| evaluate(&self.pos), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
@@ -828,4 +835,11 @@ impl<'a> Worker<'a> {
         );
         best
     }
+}
+
+/// Whether the side to move has any legal move (stops at the first one).
+fn has_legal_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    generate(pos, GenType::All, &mut list);
+    list.as_slice().iter().any(|&m| pos.is_legal(m))
 }

@@ -1,0 +1,288 @@
+//! Search behaviour: forced mates for both colours (checked against a brute-force solver),
+//! stalemate (困毙) as a win, legal best moves, multi-threaded agreement, determinism,
+//! MultiPV and root restrictions.
+
+use chuhan::engine::Engine;
+use chuhan::movegen::legal_moves;
+use chuhan::position::Position;
+use chuhan::time::Limits;
+use chuhan::types::{Move, MATE};
+use std::time::{Duration, Instant};
+
+/// Mate (or stalemate) in N for the side to move: (N, FEN).
+const MATES: &[(u32, &str)] = &[
+    (
+        1,
+        "3a1a3/4k4/4b4/4p4/P1P3b2/4P1B2/9/5A3/2r5r/2B2K3 b - - 4 29",
+    ),
+    (1, "5a3/9/4k4/2n6/2p3b2/r8/9/9/3K5/9 b - - 27 63"),
+    (
+        1,
+        "rnc1k4/4a4/9/p1p1p1p1p/9/9/4PC2c/9/4A4/RNBAK1BNR b - - 1 13",
+    ),
+    (1, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"),
+    (2, "1nba2b2/5k3/5r3/2p6/4p3p/9/9/8r/4K4/9 b - - 13 40"),
+    (2, "4kN3/9/6P2/9/8N/2P1P4/6P2/B3R3B/4AK3/5A3 w - - 24 58"),
+    (2, "9/4k4/5P3/9/9/9/9/8B/3K5/2BA3N1 w - - 58 77"),
+    (2, "r1b2kb2/9/9/9/6p2/2B6/4P4/1cN6/9/3AKCr2 b - - 1 29"),
+    (3, "2b1ka3/8r/3Pc4/9/9/4p4/9/9/3K5/9 b - - 10 54"),
+    (3, "3k2b2/3r5/9/1np5p/9/p8/5p3/9/4A4/5K3 b - - 39 65"),
+    (3, "3k5/9/9/5P3/9/9/1N7/5K2B/4A4/2BA4N w - - 56 68"),
+    (3, "9/5k3/9/3P5/2P4N1/2B6/9/9/3K5/5A3 w - - 16 91"),
+];
+
+/// The same position with colours swapped (ranks mirrored, case swapped, other side to move).
+fn color_flip(fen: &str) -> String {
+    let mut fields = fen.split_whitespace();
+    let board: Vec<String> = fields
+        .next()
+        .unwrap()
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = if fields.next() == Some("w") { "b" } else { "w" };
+    format!("{} {side} - - 0 1", board.join("/"))
+}
+
+/// Whether the side to move wins by force within `n` of its moves (no legal reply = loss).
+fn wins_in(pos: &mut Position, n: u32) -> bool {
+    n > 0
+        && legal_moves(pos).as_slice().iter().any(|&m| {
+            pos.make_move(m);
+            let ok = after_move_wins(pos, n);
+            pos.unmake_move();
+            ok
+        })
+}
+
+fn after_move_wins(pos: &mut Position, n: u32) -> bool {
+    let replies = legal_moves(pos);
+    replies.is_empty()
+        || (n > 1
+            && replies.as_slice().iter().all(|&r| {
+                pos.make_move(r);
+                let w = wins_in(pos, n - 1);
+                pos.unmake_move();
+                w
+            }))
+}
+
+fn search(fen: &str, limits: Limits, threads: usize) -> (Option<Move>, Option<i32>) {
+    let mut e = Engine::new();
+    e.set_hash_mb(16);
+    e.set_threads(threads);
+    e.set_position(Some(fen), &[] as &[&str]).unwrap();
+    let (best, _, score, _) = e.search_sync(limits);
+    (best, score)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_forced_mates_for_both_colours() {
+    for &(n, fen) in MATES {
+        for fen in [fen.to_string(), color_flip(fen)] {
+            let mut pos = Position::from_fen(&fen).unwrap();
+            assert!(wins_in(&mut pos, n), "fixture {fen} is not a win in {n}");
+            let (best, score) = search(&fen, depth(2 * n + 9), 1);
+            let best = best.expect("a move");
+            pos.make_move(best);
+            assert!(
+                after_move_wins(&mut pos, n),
+                "{fen}: {best} does not win in {n}"
+            );
+            assert_eq!(score, Some(MATE - (2 * n as i32 - 1)), "{fen}: mate score");
+        }
+    }
+}
+
+#[test]
+fn stalemating_the_opponent_wins() {
+    // Only quiet moves that leave Black without any move (困毙) win here in 3; the engine must
+    // see the stalemate at the end of the line as a win.
+    let fen = "3k5/9/9/5P3/9/9/1N7/5K2B/4A4/2BA4N w - - 56 68";
+    let (best, score) = search(fen, depth(14), 1);
+    let mut pos = Position::from_fen(fen).unwrap();
+    pos.make_move(best.unwrap());
+    assert!(after_move_wins(&mut pos, 3));
+    assert_eq!(score, Some(MATE - 5));
+    // Re1-e8 stalemates Black at once (Rd1 mates too); either scores as mate in 1.
+    let (best, score) = search("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", depth(6), 1);
+    let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1").unwrap();
+    pos.make_move(best.unwrap());
+    assert!(legal_moves(&pos).is_empty());
+    assert_eq!(score, Some(MATE - 1));
+}
+
+#[test]
+fn having_no_move_loses() {
+    let mut e = Engine::new();
+    e.set_position(Some("4k4/5R3/9/9/9/9/9/9/9/3K5 b - - 0 1"), &[] as &[&str])
+        .unwrap();
+    let (best, ponder, score, _) = e.search_sync(depth(5));
+    assert_eq!((best, ponder, score), (None, None, None));
+}
+
+#[test]
+fn best_moves_are_always_legal() {
+    let text = include_str!("data/perft.epd");
+    let mut e = Engine::new();
+    e.set_hash_mb(8);
+    for line in text.lines().step_by(7) {
+        let fen = line.split(';').next().unwrap().trim();
+        e.set_position(Some(fen), &[] as &[&str]).unwrap();
+        let legal = legal_moves(e.position());
+        let (best, ponder, _, _) = e.search_sync(Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        });
+        match best {
+            None => assert!(legal.is_empty(), "{fen}: no move returned"),
+            Some(m) => {
+                assert!(legal.contains(m), "{fen}: illegal {m}");
+                if let Some(p) = ponder {
+                    let mut pos = e.position().clone();
+                    pos.make_move(m);
+                    assert!(legal_moves(&pos).contains(p), "{fen}: illegal ponder {p}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn four_threads_agree_on_forced_mates() {
+    for &(n, fen) in MATES.iter().filter(|(n, _)| *n >= 2) {
+        let (best, score) = search(fen, depth(2 * n + 9), 4);
+        let mut pos = Position::from_fen(fen).unwrap();
+        pos.make_move(best.unwrap());
+        assert!(after_move_wins(&mut pos, n), "{fen}");
+        assert_eq!(score, Some(MATE - (2 * n as i32 - 1)), "{fen}");
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let fen = "2bakab1r/9/6n2/p3p1C1p/2P2nPc1/9/P3P3P/R1N1B4/1r2Cc3/2BAKAR2 b - - 3 14";
+    let run = || {
+        let mut e = Engine::new();
+        e.set_hash_mb(16);
+        e.set_position(Some(fen), &[] as &[&str]).unwrap();
+        let (best, _, score, infos) = e.search_sync(depth(9));
+        (
+            best,
+            score,
+            infos.last().unwrap().nodes,
+            infos.last().unwrap().pv.clone(),
+        )
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let mut e = Engine::new();
+    let (_, _, _, infos) = e.search_sync(Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    });
+    let last = infos.last().unwrap();
+    assert!(last.nodes <= 20_000 + 2_048, "{}", last.nodes);
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut e = Engine::new();
+    e.options.multipv = 3;
+    let (_, _, _, infos) = e.search_sync(depth(6));
+    let last_depth = infos.last().unwrap().depth;
+    let lines: Vec<_> = infos.iter().filter(|i| i.depth == last_depth).collect();
+    assert_eq!(lines.len(), 3);
+    let firsts: std::collections::HashSet<Move> = lines.iter().map(|i| i.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+    assert!(lines[0].score >= lines[1].score && lines[1].score >= lines[2].score);
+    assert_eq!(
+        lines.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+}
+
+#[test]
+fn root_restrictions_are_obeyed() {
+    let mut e = Engine::new();
+    let only = Position::startpos().parse_move("a0a1").unwrap();
+    let (best, _, _, _) = e.search_sync(Limits {
+        depth: Some(4),
+        search_moves: vec![only],
+        ..Limits::default()
+    });
+    assert_eq!(best, Some(only));
+    // Ban every move but one.
+    let legal = legal_moves(e.position());
+    let keep = legal.as_slice()[5];
+    let banned: Vec<String> = legal
+        .as_slice()
+        .iter()
+        .filter(|&&m| m != keep)
+        .map(|m| m.to_string())
+        .collect();
+    e.ban_moves(&banned).unwrap();
+    let (best, _, _, _) = e.search_sync(depth(4));
+    assert_eq!(best, Some(keep));
+    // Ban them all: no move.
+    let all: Vec<String> = legal.as_slice().iter().map(|m| m.to_string()).collect();
+    e.ban_moves(&all).unwrap();
+    let (best, _, _, _) = e.search_sync(depth(4));
+    assert_eq!(best, None);
+}
+
+#[test]
+fn movetime_and_stop_end_the_search() {
+    // Generous bounds: this checks that the deadline is honoured at all, not its precision.
+    let mut e = Engine::new();
+    let t = Instant::now();
+    let (best, _, _, _) = e.search_sync(Limits {
+        movetime: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    });
+    assert!(best.is_some());
+    assert!(t.elapsed() < Duration::from_secs(5));
+
+    let (tx, rx) = crossbeam_channel::unbounded();
+    e.go(
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        std::sync::Arc::new(move |ev| {
+            let _ = tx.send(ev);
+        }),
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(e.is_searching());
+    e.stop();
+    let got_best = rx.iter().any(|ev| {
+        matches!(
+            ev,
+            chuhan::engine::SearchEvent::BestMove { best: Some(_), .. }
+        )
+    });
+    assert!(got_best);
+    e.wait();
+}
