@@ -64,9 +64,14 @@ pub struct BenchResult {
 
 /// Search every bench position to `depth` with one thread and a fresh 16 MB hash.
 pub fn run(depth: u32) -> BenchResult {
+    run_with(depth, 1, 16)
+}
+
+/// The same with `threads` threads and a `hash_mb` table (the node count is then no signature).
+pub fn run_with(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
     let mut engine = Engine::new();
-    engine.set_hash_mb(16);
-    engine.set_threads(1);
+    engine.set_hash_mb(hash_mb);
+    engine.set_threads(threads);
     let start = Instant::now();
     let mut nodes = 0;
     for fen in BENCH_FENS {

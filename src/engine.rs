@@ -6,7 +6,7 @@
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
-use crate::search::SearchInfo;
+use crate::search::{SearchFeatures, SearchInfo};
 use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
@@ -71,6 +71,8 @@ pub struct EngineOptions {
     pub multipv: usize,
     /// Time kept in reserve per move for communication delays.
     pub move_overhead: Duration,
+    /// Search techniques switched on (all by default; for self-play ablation).
+    pub features: SearchFeatures,
 }
 
 impl Default for EngineOptions {
@@ -79,6 +81,7 @@ impl Default for EngineOptions {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
+            features: SearchFeatures::default(),
         }
     }
 }
@@ -229,6 +232,7 @@ impl Engine {
                         histories: &mut histories,
                         threads: options.threads,
                         report: &report,
+                        features: options.features,
                     }))
                 };
                 // Infinite and ponder searches report their move only when told to.

@@ -3,9 +3,10 @@
 use anyhow::{bail, Context, Result};
 use chuhan::perft;
 use chuhan::position::Position;
+use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] | perft <depth> [FEN]]";
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,20 +25,26 @@ fn run(args: &[String]) -> Result<()> {
     }
 }
 
-/// `chuhan bench [depth]`: the search signature and speed.
+/// `chuhan bench [depth] [threads] [hash_mb]`: the search signature and speed.
 fn bench_command(args: &[String]) -> Result<()> {
-    let depth = match args.first() {
-        None => chuhan::bench::DEFAULT_DEPTH,
-        Some(t) => t
-            .parse()
-            .ok()
-            .filter(|d| (1..=64).contains(d))
-            .with_context(|| format!("bad bench depth '{t}' (expected 1..64)"))?,
+    let number = |i: usize, name: &str, default: usize, max: usize| -> Result<usize> {
+        match args.get(i) {
+            None => Ok(default),
+            Some(t) => t
+                .parse()
+                .ok()
+                .filter(|v| (1..=max).contains(v))
+                .with_context(|| format!("bad bench {name} '{t}' (expected 1..{max})")),
+        }
     };
-    let r = chuhan::bench::run(depth);
-    eprintln!("Total time (ms): {}", r.millis);
-    println!("Nodes searched: {}", r.nodes);
-    println!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1));
+    let depth = number(0, "depth", chuhan::bench::DEFAULT_DEPTH as usize, 64)?;
+    let threads = number(1, "threads", 1, chuhan::engine::MAX_THREADS)?;
+    let hash = number(2, "hash size", 16, 65_536)?;
+    let r = chuhan::bench::run_with(depth as u32, threads, hash);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "Total time (ms): {}", r.millis)?;
+    writeln!(out, "Nodes searched: {}", r.nodes)?;
+    writeln!(out, "Nodes/second: {}", r.nodes * 1000 / r.millis.max(1))?;
     Ok(())
 }
 
@@ -59,12 +66,13 @@ fn perft_command(args: &[String]) -> Result<()> {
     let rows = perft::divide(&mut pos, depth);
     let elapsed = start.elapsed();
     let total: u64 = rows.iter().map(|(_, n)| n).sum();
+    let mut out = std::io::stdout().lock();
     for (m, n) in &rows {
-        println!("{m}: {n}");
+        writeln!(out, "{m}: {n}")?;
     }
-    println!();
-    println!("Nodes searched: {total}");
+    writeln!(out)?;
+    writeln!(out, "Nodes searched: {total}")?;
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    println!("Time: {} ms, Nodes/second: {nps}", elapsed.as_millis());
+    writeln!(out, "Time: {} ms, Nodes/second: {nps}", elapsed.as_millis())?;
     Ok(())
 }

@@ -119,6 +119,22 @@ impl MovePicker {
         Some(m)
     }
 
+    /// Insertion sort of the batch by score, best first (quiet lists are short and mostly
+    /// unsorted only at the front, and many nodes use only the first few).
+    fn sort_descending(&mut self) {
+        for i in 1..self.len {
+            let (m, sc) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < sc {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = sc;
+        }
+    }
+
     fn load(&mut self, pos: &Position, gen: GenType) {
         let mut list = MoveList::new();
         generate(pos, gen, &mut list);
@@ -209,13 +225,20 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.load(pos, GenType::Quiets);
                     self.score_quiets(pos, history);
+                    self.sort_descending();
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.pick_best() {
-                    Some(m) if self.is_special(m) => {}
-                    Some(m) => return Some(m),
-                    None => self.stage = Stage::BadCaptures,
-                },
+                Stage::Quiets => {
+                    if self.cur >= self.len {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let m = self.moves[self.cur];
+                    self.cur += 1;
+                    if !self.is_special(m) {
+                        return Some(m);
+                    }
+                }
                 Stage::BadCaptures => {
                     if self.bad_cur < self.bad_len {
                         self.bad_cur += 1;

@@ -44,6 +44,62 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+/// Switches for each pruning and extension technique, all on by default. They exist so that
+/// self-play can measure what each one is worth (ablation), not for users.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Late-move pruning of quiet moves at shallow depth.
+    pub lmp: bool,
+    /// Futility pruning of quiet moves.
+    pub futility: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// Check extension.
+    pub check_extension: bool,
+    /// Aspiration windows.
+    pub aspiration: bool,
+    /// Internal iterative reduction.
+    pub iir: bool,
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures {
+            null_move: true,
+            lmr: true,
+            lmp: true,
+            futility: true,
+            reverse_futility: true,
+            check_extension: true,
+            aspiration: true,
+            iir: true,
+        }
+    }
+}
+
+impl SearchFeatures {
+    /// Turn off the feature called `name` (as in the field names); false if unknown.
+    pub fn disable(&mut self, name: &str) -> bool {
+        let flag = match name {
+            "null_move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "lmp" => &mut self.lmp,
+            "futility" => &mut self.futility,
+            "reverse_futility" => &mut self.reverse_futility,
+            "check_extension" => &mut self.check_extension,
+            "aspiration" => &mut self.aspiration,
+            "iir" => &mut self.iir,
+            _ => return false,
+        };
+        *flag = false;
+        true
+    }
+}
+
 /// State shared by all threads of one search.
 pub struct Shared<'a> {
     /// The transposition table.
@@ -62,6 +118,8 @@ pub struct Shared<'a> {
     pub multipv: usize,
     /// Progress callback (called by the main thread only).
     pub report: &'a (dyn Fn(SearchInfo) + Sync),
+    /// Which techniques are on.
+    pub features: SearchFeatures,
 }
 
 impl Shared<'_> {
@@ -317,11 +375,12 @@ impl<'a> Worker<'a> {
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
-            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let (mut alpha, mut beta) =
+            if self.shared.features.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
+                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
         loop {
             let score = self.search_root(alpha, beta, depth);
             if self.stopped() {
@@ -356,7 +415,7 @@ impl<'a> Worker<'a> {
             self.frames[0].mv = m;
             self.frames[0].piece = self.pos.piece_on(m.from());
             self.pos.make_move(m);
-            let ext = i32::from(self.pos.in_check());
+            let ext = i32::from(self.shared.features.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == self.pv_idx {
@@ -539,12 +598,16 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth.
-            if depth <= 7 && eval - 85 * (depth - i32::from(improving)) >= beta {
+            if self.shared.features.reverse_futility
+                && depth <= 7
+                && eval - 85 * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
             // Null move, unless our side has nothing but pawns and defenders (zugzwang risk).
             let prev_null = ply > 0 && self.frames[ply - 1].mv == Move::NULL;
-            if depth >= 3
+            if self.shared.features.null_move
+                && depth >= 3
                 && eval >= beta
                 && !prev_null
                 && ply >= self.null_verify_ply
@@ -578,7 +641,11 @@ impl<'a> Worker<'a> {
         }
 
         // Internal iterative reduction: no hash move at a deep node.
-        let depth = if tt_move == Move::NONE && depth >= 6 && (pv_node || cut_node) {
+        let depth = if self.shared.features.iir
+            && tt_move == Move::NONE
+            && depth >= 6
+            && (pv_node || cut_node)
+        {
             depth - 1
         } else {
             depth
@@ -610,7 +677,7 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(m);
             let quiet_index = legal - 1;
             // Shallow pruning of late quiet moves.
-            if !in_check && !capture && best > -MATE_BOUND && ply > 0 {
+            if self.shared.features.lmp && !in_check && !capture && best > -MATE_BOUND && ply > 0 {
                 let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
                 if depth <= 6 && quiet_index as i32 >= lmp_limit {
                     continue;
@@ -621,7 +688,8 @@ impl<'a> Worker<'a> {
             self.frames[ply].piece = piece;
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
-            if !in_check
+            if self.shared.features.futility
+                && !in_check
                 && !capture
                 && !gives_check
                 && best > -MATE_BOUND
@@ -631,14 +699,23 @@ impl<'a> Worker<'a> {
                 self.pos.unmake_move();
                 continue;
             }
-            let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let ext = i32::from(
+                self.shared.features.check_extension
+                    && gives_check
+                    && (ply as i32) < 2 * self.root_depth,
+            );
             let new_depth = depth - 1 + ext;
             let mut score;
             if legal == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && legal > 1 + usize::from(pv_node) && !capture && !gives_check {
+                if self.shared.features.lmr
+                    && depth >= 3
+                    && legal > 1 + usize::from(pv_node)
+                    && !capture
+                    && !gives_check
+                {
                     r = LMR[(depth as usize).min(63)][legal.min(63)];
                     r += i32::from(!pv_node) + i32::from(cut_node);
                     r -= i32::from(m == killers[0] || m == killers[1]);

@@ -4,7 +4,7 @@
 
 use crate::history::History;
 use crate::position::Position;
-use crate::search::{SearchInfo, Shared, Worker};
+use crate::search::{SearchFeatures, SearchInfo, Shared, Worker};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
 use crate::types::{Move, Value, INFINITE};
@@ -54,6 +54,8 @@ pub struct SearchRequest<'a> {
     pub threads: usize,
     /// Progress callback.
     pub report: &'a (dyn Fn(SearchInfo) + Sync),
+    /// Which search techniques are on.
+    pub features: SearchFeatures,
 }
 
 /// Run a search to its end on the calling thread plus `threads - 1` helpers.
@@ -71,6 +73,7 @@ pub fn run_search(req: SearchRequest<'_>) -> SearchOutcome {
         nodes: &nodes,
         multipv: req.multipv,
         report: req.report,
+        features: req.features,
     };
     req.tt.new_search();
     let histories = std::mem::take(req.histories);
