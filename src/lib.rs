@@ -4,6 +4,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod match_runner;
 pub mod movegen;
 pub mod perft;
 pub mod position;
