@@ -25,7 +25,7 @@ use engine_process::{EngineFault, EngineProcess, EngineSpec};
 use game::{GameRecord, GameSettings};
 use openings::Opening;
 use pgn::Notation;
-use referee::{GameResult, Termination};
+use referee::Termination;
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -193,7 +193,7 @@ fn elo_text(t: &Tally) -> String {
     match est {
         Some(e) if e.elo.is_finite() && e.error.is_finite() => format!(
             "Elo {:+.1} ± {:.1} ({label}), LOS {:.1} %",
-            e.elo,
+            e.elo + 0.0, // no "-0.0"
             e.error,
             e.los * 100.0
         ),
@@ -448,7 +448,7 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
             let _ = writeln!(
                 out,
                 "  Elo {:+.2} ± {:.2} (pentanomial, {} pairs), LOS {:.2} %, Ptnml(0-2) {:?}",
-                e.elo,
+                e.elo + 0.0,
                 e.error,
                 t.pairs(),
                 e.los * 100.0,
@@ -462,7 +462,7 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
             let _ = writeln!(
                 out,
                 "  Elo {:+.2} ± {:.2} (trinomial), LOS(W/L) {:.2} %, draws {:.1} %",
-                e.elo,
+                e.elo + 0.0,
                 e.error,
                 stats::los_wl(t.wins, t.losses) * 100.0,
                 100.0 * t.draws as f64 / t.games().max(1) as f64
@@ -471,8 +471,8 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
     }
     if let (Some(sp), Some((llr, verdict))) = (&cfg.sprt, s.sprt) {
         let what = match verdict {
-            SprtVerdict::H0 => "H0 accepted (no gain of elo1)",
-            SprtVerdict::H1 => "H1 accepted (gain of at least elo0)",
+            SprtVerdict::H0 => "H0 accepted (failed: the change is not worth elo1)",
+            SprtVerdict::H1 => "H1 accepted (passed: the change is worth more than elo0)",
             SprtVerdict::Continue => "undecided",
         };
         let _ = writeln!(
@@ -516,22 +516,6 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
             );
         }
     }
-}
-
-/// Points of the engine at index `engine` in a finished game (helper for tests and tools).
-pub fn points_of(rec: &GameRecord, name: &str) -> Option<f64> {
-    if rec.red == name {
-        Some(rec.verdict.result.points_for(crate::types::Color::Red))
-    } else if rec.black == name {
-        Some(rec.verdict.result.points_for(crate::types::Color::Black))
-    } else {
-        None
-    }
-}
-
-/// Whether a result is decisive.
-pub fn decisive(r: GameResult) -> bool {
-    r != GameResult::Draw
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! Engine faults (illegal move, crash, no answer, time forfeit) are ruled here: each is a loss
 //! for the side at fault, with the reason recorded for the PGN's `Termination` tag.
 
-use crate::position::Position;
+use crate::position::{MoveError, Position};
 use crate::types::{Color, Move};
 
 // SWAP POINT: when `src/rules.rs` is merged, replace this line with `use crate::rules;`
@@ -165,10 +165,12 @@ pub fn game_over(pos: &Position, rules: RuleChoice) -> Option<Verdict> {
 
 /// Check the move text an engine sent: the move, or the verdict against `side`.
 pub fn check_move(pos: &Position, text: &str, side: Color) -> Result<Move, Verdict> {
-    pos.parse_move(text).map_err(|e| Verdict {
-        result: GameResult::loss_for(side),
-        termination: Termination::IllegalMove,
-        reason: format!("{} makes an illegal move: {e}", color_name(side)),
+    pos.parse_move(text).map_err(|e| {
+        let what = match e {
+            MoveError::Syntax(s) => format!("sends an unreadable move '{s}'"),
+            MoveError::Illegal(s) => format!("plays an illegal move '{s}'"),
+        };
+        fault(side, Termination::IllegalMove, &what)
     })
 }
 
