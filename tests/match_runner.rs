@@ -411,3 +411,27 @@ fn engines_are_reaped_on_drop() {
     let e = EngineProcess::start(&fake("y", Protocol::Uci, &[])).unwrap();
     assert_eq!(e.id_name(), Some("FakeEngine"));
 }
+
+#[test]
+fn an_engine_that_cannot_start_aborts_the_match() {
+    let out = Command::new(CHUHAN)
+        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
+        .args(["-engine", "cmd=/nonexistent/engine", "name=missing"])
+        .args([
+            "-tc",
+            "depth=1",
+            "-concurrency",
+            "1",
+            "-sprt",
+            "elo0=0",
+            "elo1=5",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("match aborted"), "{stderr}");
+    assert!(stdout.contains("failed to start"), "{stdout}");
+    assert!(stdout.contains("Match finished: 3 games"), "{stdout}");
+}

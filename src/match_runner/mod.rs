@@ -86,6 +86,9 @@ impl Default for MatchConfig {
     }
 }
 
+/// Consecutive games whose engines could not be started before the match is aborted.
+pub const START_FAILURE_LIMIT: usize = 3;
+
 /// Games per pairing when SPRT runs without `-games`.
 pub const SPRT_GAME_CAP: usize = 100_000;
 
@@ -264,21 +267,27 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let start_failures = AtomicUsize::new(0);
     let start = Instant::now();
     let date = pgn::today();
     let (tx, rx) = crossbeam_channel::unbounded::<(Job, GameRecord)>();
 
+    let shared = Shared {
+        specs: &cfg.engines,
+        settings: &cfg.settings,
+        book: &book,
+        schedule: &schedule,
+        next: &next,
+        stop: &stop,
+        start_failures: &start_failures,
+    };
     std::thread::scope(|scope| {
         for w in 0..concurrency {
             let tx = tx.clone();
-            let (next, stop, schedule, book) = (&next, &stop, &schedule, &book);
-            let engines = &cfg.engines;
-            let settings = &cfg.settings;
+            let shared = &shared;
             std::thread::Builder::new()
                 .name(format!("match worker {w}"))
-                .spawn_scoped(scope, move || {
-                    worker(engines, settings, book, schedule, next, stop, &tx)
-                })
+                .spawn_scoped(scope, move || worker(shared, &tx))
                 .expect("spawn a worker thread");
         }
         drop(tx);
@@ -340,18 +349,35 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     });
 
     print_summary(cfg, &summary, start.elapsed().as_secs_f64(), out);
+    if start_failures.load(Ordering::SeqCst) >= START_FAILURE_LIMIT {
+        return Err(format!(
+            "match aborted: engines failed to start {START_FAILURE_LIMIT} times in a row"
+        ));
+    }
     Ok(summary)
 }
 
-fn worker(
-    specs: &[EngineSpec],
-    settings: &GameSettings,
-    book: &[Opening],
-    schedule: &Schedule,
-    next: &AtomicUsize,
-    stop: &AtomicBool,
-    tx: &crossbeam_channel::Sender<(Job, GameRecord)>,
-) {
+/// What every worker shares.
+struct Shared<'a> {
+    specs: &'a [EngineSpec],
+    settings: &'a GameSettings,
+    book: &'a [Opening],
+    schedule: &'a Schedule,
+    next: &'a AtomicUsize,
+    stop: &'a AtomicBool,
+    start_failures: &'a AtomicUsize,
+}
+
+fn worker(shared: &Shared, tx: &crossbeam_channel::Sender<(Job, GameRecord)>) {
+    let Shared {
+        specs,
+        settings,
+        book,
+        schedule,
+        next,
+        stop,
+        start_failures,
+    } = *shared;
     let mut running: HashMap<usize, EngineProcess> = HashMap::new();
     loop {
         if stop.load(Ordering::SeqCst) || INTERRUPTED.load(Ordering::SeqCst) {
@@ -363,6 +389,12 @@ fn worker(
         let opening = &book[job.opening];
         let red = take_engine(&mut running, specs, job.red);
         let black = take_engine(&mut running, specs, job.black);
+        // An engine that cannot be started would lose every game at once: stop the match.
+        if red.is_ok() && black.is_ok() {
+            start_failures.store(0, Ordering::SeqCst);
+        } else if start_failures.fetch_add(1, Ordering::SeqCst) + 1 >= START_FAILURE_LIMIT {
+            stop.store(true, Ordering::SeqCst);
+        }
         let (red_name, black_name) = (&specs[job.red].name, &specs[job.black].name);
         let record = match (red, black) {
             (Ok(mut r), Ok(mut b)) => {
