@@ -238,6 +238,11 @@ impl EngineProcess {
         self.sync(HANDSHAKE_TIMEOUT)
     }
 
+    /// The operating system's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.lock().id()
+    }
+
     /// The spec it was started from.
     pub fn spec(&self) -> &EngineSpec {
         &self.spec
