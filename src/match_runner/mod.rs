@@ -339,12 +339,14 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                     s.upper_bound()
                 ));
                 summary.sprt = Some((llr, verdict));
-                if verdict != SprtVerdict::Continue {
-                    stop.store(true, Ordering::SeqCst);
-                }
             }
             let _ = writeln!(out, "{line}");
             summary.records.push(rec);
+            if matches!(summary.sprt, Some((_, v)) if v != SprtVerdict::Continue) {
+                // Decided: games still in flight are not counted (workers see `stop`).
+                stop.store(true, Ordering::SeqCst);
+                break;
+            }
         }
     });
 
