@@ -8,6 +8,7 @@ pub mod bitboard;
 pub mod engine;
 pub mod eval;
 pub mod history;
+pub mod match_runner;
 pub mod movegen;
 pub mod movepick;
 pub mod perft;

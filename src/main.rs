@@ -6,7 +6,7 @@ use chuhan::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN]]";
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | match <options> (see chuhan match -help)]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,6 +20,7 @@ fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
+        Some("match") => match_command(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
         None => bail!("{USAGE}"),
     }
@@ -74,5 +75,14 @@ fn perft_command(args: &[String]) -> Result<()> {
     writeln!(out, "Nodes searched: {total}")?;
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     writeln!(out, "Time: {} ms, Nodes/second: {nps}", elapsed.as_millis())?;
+    Ok(())
+}
+
+/// `chuhan match …`: engine-vs-engine games (see `chuhan::match_runner::cli::USAGE`).
+fn match_command(args: &[String]) -> Result<()> {
+    use chuhan::match_runner::{cli, install_interrupt_handler, run_match};
+    let cfg = cli::parse_args(args).map_err(anyhow::Error::msg)?;
+    install_interrupt_handler();
+    run_match(&cfg, &mut std::io::stdout()).map_err(anyhow::Error::msg)?;
     Ok(())
 }

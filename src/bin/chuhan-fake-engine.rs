@@ -1,0 +1,202 @@
+//! `chuhan-fake-engine`: a tiny scripted engine for testing the match runner through real
+//! processes. It answers `ucci` or `uci` (whichever comes first), and on each `go` plays the
+//! move of its script for the current ply (the number of moves in the last `position`), or a
+//! legal move when the script has none. Faults on demand:
+//!
+//! ```text
+//! --line "m1 m2 …"    the game from the root, both sides' moves (each engine plays its own)
+//! --play-at N:TEXT    at ply N answer `bestmove TEXT` (e.g. an illegal move)
+//! --sleep-at N:MS     at ply N wait MS ms before answering (time forfeit)
+//! --crash-at N        at ply N exit with status 3 without answering
+//! --hang-at N         at ply N never answer
+//! --illegal          always answer `bestmove a0a0` (never legal)
+//! --resign-at N       at ply N answer with `resign` (UCCI style)
+//! --score CP          report this score (own view) in an `info` line before each move
+//! --delay MS          think MS ms on every move
+//! --random            when off-script, pick a legal move by the position's key (else the first)
+//! --pidfile PATH      append our process id to PATH at start
+//! ```
+//! Not a player: it exists for tests and demonstrations of `chuhan match`.
+
+use chuhan::movegen::legal_moves;
+use chuhan::position::Position;
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+#[derive(Default)]
+struct Script {
+    line: Vec<String>,
+    play_at: HashMap<usize, String>,
+    sleep_at: HashMap<usize, u64>,
+    crash_at: Option<usize>,
+    hang_at: Option<usize>,
+    resign_at: Option<usize>,
+    score: Option<i32>,
+    delay: u64,
+    random: bool,
+    illegal: bool,
+}
+
+fn parse_at(v: &str) -> (usize, String) {
+    let (n, rest) = v.split_once(':').expect("N:VALUE");
+    (n.parse().expect("ply number"), rest.to_string())
+}
+
+fn parse_args() -> Script {
+    let mut s = Script::default();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let mut val = || {
+            i += 1;
+            args.get(i).cloned().expect("flag value")
+        };
+        match flag {
+            "--line" => s.line = val().split_whitespace().map(str::to_string).collect(),
+            "--play-at" => {
+                let (n, m) = parse_at(&val());
+                s.play_at.insert(n, m);
+            }
+            "--sleep-at" => {
+                let (n, ms) = parse_at(&val());
+                s.sleep_at.insert(n, ms.parse().expect("ms"));
+            }
+            "--crash-at" => s.crash_at = Some(val().parse().expect("ply")),
+            "--hang-at" => s.hang_at = Some(val().parse().expect("ply")),
+            "--resign-at" => s.resign_at = Some(val().parse().expect("ply")),
+            "--score" => s.score = Some(val().parse().expect("cp")),
+            "--delay" => s.delay = val().parse().expect("ms"),
+            "--random" => s.random = true,
+            "--illegal" => s.illegal = true,
+            "--pidfile" => {
+                let path = val();
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .expect("pidfile");
+                writeln!(f, "{}", std::process::id()).expect("write pidfile");
+            }
+            other => panic!("unknown flag {other}"),
+        }
+        i += 1;
+    }
+    s
+}
+
+/// `position …` (or `fen …`/`startpos …`) → the position and the number of moves in it.
+fn set_position(words: &[&str]) -> Option<(Position, usize)> {
+    let words = if words.first() == Some(&"position") {
+        &words[1..]
+    } else {
+        words
+    };
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let head = &words[..moves_at.unwrap_or(words.len())];
+    let mut pos = match head.first() {
+        Some(&"startpos") => Position::startpos(),
+        Some(&"fen") => Position::from_fen(&head[1..].join(" ")).ok()?,
+        _ => return None,
+    };
+    let mut n = 0;
+    if let Some(i) = moves_at {
+        for m in &words[i + 1..] {
+            let mv = pos.parse_move(m).ok()?;
+            pos.make_move(mv);
+            n += 1;
+        }
+    }
+    Some((pos, n))
+}
+
+fn main() {
+    let script = parse_args();
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut ucci = true;
+    let mut current: Option<(Position, usize)> = None;
+    let say = |out: &mut std::io::Stdout, s: &str| {
+        let _ = writeln!(out, "{s}");
+        let _ = out.flush();
+    };
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("ucci") => {
+                ucci = true;
+                say(&mut out, "id name FakeEngine");
+                say(&mut out, "option usemillisec type check default true");
+                say(&mut out, "ucciok");
+            }
+            Some("uci") => {
+                ucci = false;
+                say(&mut out, "id name FakeEngine");
+                say(&mut out, "uciok");
+            }
+            Some("isready") => say(&mut out, "readyok"),
+            Some("quit") => {
+                if ucci {
+                    say(&mut out, "bye");
+                }
+                return;
+            }
+            Some("position") | Some("fen") | Some("startpos") => current = set_position(&words),
+            Some("go") => {
+                let Some((pos, ply)) = current.as_ref() else {
+                    say(&mut out, "info string no position");
+                    continue;
+                };
+                let ply = *ply;
+                if script.crash_at == Some(ply) {
+                    std::process::exit(3);
+                }
+                if script.hang_at == Some(ply) {
+                    continue;
+                }
+                let pause = script.delay + script.sleep_at.get(&ply).copied().unwrap_or(0);
+                if pause > 0 {
+                    std::thread::sleep(Duration::from_millis(pause));
+                }
+                let legal = legal_moves(pos);
+                let mv = if script.illegal {
+                    Some("a0a0".to_string())
+                } else if let Some(t) = script.play_at.get(&ply) {
+                    Some(t.clone())
+                } else if let Some(t) = script.line.get(ply) {
+                    Some(t.clone())
+                } else if legal.is_empty() {
+                    None
+                } else {
+                    let i = if script.random {
+                        (pos.key() % legal.len() as u64) as usize
+                    } else {
+                        0
+                    };
+                    Some(legal.as_slice()[i].to_string())
+                };
+                if let Some(cp) = script.score {
+                    if ucci {
+                        say(&mut out, &format!("info depth 1 score {cp} nodes 1 time 0"));
+                    } else {
+                        say(
+                            &mut out,
+                            &format!("info depth 1 score cp {cp} nodes 1 time 0"),
+                        );
+                    }
+                }
+                match mv {
+                    Some(m) if script.resign_at == Some(ply) => {
+                        say(&mut out, &format!("bestmove {m} resign"))
+                    }
+                    Some(m) => say(&mut out, &format!("bestmove {m}")),
+                    None if ucci => say(&mut out, "nobestmove"),
+                    None => say(&mut out, "bestmove (none)"),
+                }
+            }
+            _ => {}
+        }
+    }
+}

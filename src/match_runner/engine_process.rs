@@ -1,0 +1,467 @@
+//! Engine processes, client side: spawn a command, speak UCCI or UCI to it over pipes, wait for
+//! answers with deadlines, and always reap it.
+//!
+//! A reader thread turns the engine's stdout into timestamped lines on a channel, so every wait
+//! has a deadline (`recv_timeout`) and the end of the pipe shows as a closed channel (crash).
+//! Every live child is also kept in a process-wide registry so a Ctrl-C handler can kill them
+//! all (`kill_all`); `Drop` sends `quit`, waits briefly, then kills and reaps.
+
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCCI (xqbase / ElephantEye).
+    Ucci,
+    /// UCI (Pikafish style).
+    Uci,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "ucci" => Ok(Protocol::Ucci),
+            "uci" => Ok(Protocol::Uci),
+            _ => Err(format!("unknown protocol '{s}' (ucci or uci)")),
+        }
+    }
+}
+
+/// How to run one engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Display name (PGN `Red`/`Black`).
+    pub name: String,
+    /// Program to run.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working directory, if not ours.
+    pub dir: Option<PathBuf>,
+    /// Protocol.
+    pub proto: Protocol,
+    /// Options sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// Why an engine let us down.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFault {
+    /// Could not be started, or its pipes closed (exited).
+    Crashed(String),
+    /// No answer before the deadline.
+    Timeout,
+}
+
+impl std::fmt::Display for EngineFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFault::Crashed(why) => write!(f, "crashed ({why})"),
+            EngineFault::Timeout => write!(f, "did not answer in time"),
+        }
+    }
+}
+
+/// A score as an engine reported it, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (UCCI's bare score is read as centipawns too).
+    Cp(i32),
+    /// Mate in N moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// As centipawns, mate scores as ±(30000 - |N|).
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(c) => c,
+            Score::Mate(n) if n > 0 => 30_000 - n,
+            Score::Mate(n) => -30_000 - n,
+        }
+    }
+}
+
+/// What an engine answered to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchReply {
+    /// The move text (`None`: `nobestmove` or `bestmove (none)`).
+    pub mv: Option<String>,
+    /// The last score reported.
+    pub score: Option<Score>,
+    /// The last depth reported.
+    pub depth: Option<u32>,
+    /// The engine resigned (UCCI `bestmove m resign`).
+    pub resign: bool,
+    /// How long it took, measured by us.
+    pub elapsed: Duration,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+static REGISTRY: Lazy<Mutex<HashMap<u64, Arc<Mutex<Child>>>>> =
+    Lazy::new(|| Mutex::new(HashMap::new()));
+
+/// Kill every engine process still alive (the Ctrl-C handler calls this). Returns how many.
+pub fn kill_all() -> usize {
+    let children: Vec<Arc<Mutex<Child>>> = REGISTRY.lock().drain().map(|(_, c)| c).collect();
+    for c in &children {
+        let mut child = c.lock();
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    children.len()
+}
+
+/// Number of engine processes alive (registered and not yet reaped).
+pub fn live_count() -> usize {
+    REGISTRY.lock().len()
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    spec: EngineSpec,
+    id: u64,
+    child: Arc<Mutex<Child>>,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<(Instant, String)>,
+    /// The name the engine gave in `id name`.
+    id_name: Option<String>,
+    /// False after a fault that may leave it out of step (a timeout it did not recover from).
+    healthy: bool,
+}
+
+/// How long the handshake and `isready` may take.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl EngineProcess {
+    /// Spawn the engine and complete the handshake (`ucci`/`uci` … `ucciok`/`uciok`, options,
+    /// `isready` … `readyok`).
+    pub fn start(spec: &EngineSpec) -> Result<EngineProcess, EngineFault> {
+        let mut command = Command::new(&spec.cmd);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| EngineFault::Crashed(format!("cannot start '{}': {e}", spec.cmd)))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, rx) = unbounded();
+        thread::Builder::new()
+            .name(format!("read {}", spec.name))
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send((Instant::now(), line)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| EngineFault::Crashed(format!("cannot start a reader thread: {e}")))?;
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let child = Arc::new(Mutex::new(child));
+        REGISTRY.lock().insert(id, Arc::clone(&child));
+        let mut engine = EngineProcess {
+            spec: spec.clone(),
+            id,
+            child,
+            stdin,
+            lines: rx,
+            id_name: None,
+            healthy: true,
+        };
+        engine.handshake()?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self) -> Result<(), EngineFault> {
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let (hello, ok) = match self.spec.proto {
+            Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Uci => ("uci", "uciok"),
+        };
+        self.send(hello)?;
+        loop {
+            let line = self.recv_until(deadline)?;
+            if let Some(name) = line.strip_prefix("id name ") {
+                self.id_name = Some(name.trim().to_string());
+            }
+            if line.trim() == ok {
+                break;
+            }
+        }
+        if self.spec.proto == Protocol::Ucci {
+            // UCCI times are in seconds unless the engine is told otherwise; we send ms.
+            self.send("setoption usemillisec true")?;
+        }
+        for (name, value) in self.spec.options.clone() {
+            let line = match self.spec.proto {
+                Protocol::Ucci => format!("setoption {name} {value}"),
+                Protocol::Uci => format!("setoption name {name} value {value}"),
+            };
+            self.send(line.trim_end())?;
+        }
+        self.sync(HANDSHAKE_TIMEOUT)
+    }
+
+    /// `isready` and wait for `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFault> {
+        let deadline = Instant::now() + timeout;
+        self.send("isready")?;
+        while self.recv_until(deadline)?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// Tell the engine a new game starts, and wait until it is ready.
+    pub fn new_game(&mut self) -> Result<(), EngineFault> {
+        match self.spec.proto {
+            Protocol::Uci => self.send("ucinewgame")?,
+            // UCCI has no new-game command of its own; engines offer a `newgame` button option.
+            Protocol::Ucci => self.send("setoption newgame")?,
+        }
+        self.sync(HANDSHAKE_TIMEOUT)
+    }
+
+    /// The operating system's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.lock().id()
+    }
+
+    /// The spec it was started from.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// The engine's own name (`id name`), if it sent one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// Whether it can be reused for another game.
+    pub fn is_healthy(&self) -> bool {
+        self.healthy
+    }
+
+    /// Write one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFault> {
+        let result = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()),
+            None => Err(std::io::Error::other("stdin closed")),
+        };
+        result.map_err(|e| {
+            self.healthy = false;
+            EngineFault::Crashed(format!("write failed: {e}"))
+        })
+    }
+
+    fn recv_until(&mut self, deadline: Instant) -> Result<String, EngineFault> {
+        self.recv_timed(deadline).map(|(_, l)| l)
+    }
+
+    fn recv_timed(&mut self, deadline: Instant) -> Result<(Instant, String), EngineFault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(x) => Ok(x),
+            Err(RecvTimeoutError::Timeout) => Err(EngineFault::Timeout),
+            Err(RecvTimeoutError::Disconnected) => {
+                self.healthy = false;
+                Err(EngineFault::Crashed(self.exit_text()))
+            }
+        }
+    }
+
+    fn exit_text(&self) -> String {
+        // The pipe closed; the exit status may take a moment to appear.
+        for _ in 0..20 {
+            if let Ok(Some(status)) = self.child.lock().try_wait() {
+                return format!("exited with {status}");
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        "closed its output".to_string()
+    }
+
+    /// Send the position and `go`, and wait for `bestmove` (or `nobestmove`) until `allowance`
+    /// has passed since `go` was written. Past it, `stop` is sent; the engine stays usable only
+    /// if it then answers within a second (the late move is still a forfeit).
+    pub fn go(
+        &mut self,
+        position: &str,
+        go: &str,
+        allowance: Duration,
+    ) -> Result<SearchReply, EngineFault> {
+        self.send(position)?;
+        self.send(go)?;
+        let start = Instant::now();
+        let deadline = start + allowance;
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let (at, line) = match self.recv_timed(deadline) {
+                Ok(x) => x,
+                Err(EngineFault::Timeout) => {
+                    self.recover_after_timeout();
+                    return Err(EngineFault::Timeout);
+                }
+                Err(e) => return Err(e),
+            };
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => parse_info(&line, &mut score, &mut depth),
+                Some("bestmove") => {
+                    let mv = words.next().filter(|m| *m != "(none)" && *m != "0000");
+                    let rest: Vec<&str> = words.collect();
+                    return Ok(SearchReply {
+                        mv: mv.map(str::to_string),
+                        score,
+                        depth,
+                        resign: rest.contains(&"resign"),
+                        elapsed: at.duration_since(start),
+                    });
+                }
+                Some("nobestmove") => {
+                    return Ok(SearchReply {
+                        mv: None,
+                        score,
+                        depth,
+                        resign: false,
+                        elapsed: at.duration_since(start),
+                    })
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn recover_after_timeout(&mut self) {
+        if self.send("stop").is_err() {
+            return;
+        }
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self.recv_until(deadline) {
+                Ok(l) if l.starts_with("bestmove") || l.starts_with("nobestmove") => return,
+                Ok(_) => {}
+                Err(_) => {
+                    self.healthy = false;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Read `score cp X`, `score mate N` (UCI) or a bare `score X` (UCCI), and `depth D`.
+fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "depth" => {
+                if let Some(d) = words.get(i + 1).and_then(|w| w.parse().ok()) {
+                    *depth = Some(d);
+                }
+                i += 2;
+            }
+            "score" => match (words.get(i + 1), words.get(i + 2)) {
+                (Some(&"cp"), Some(v)) => {
+                    if let Ok(v) = v.parse() {
+                        *score = Some(Score::Cp(v));
+                    }
+                    i += 3;
+                }
+                (Some(&"mate"), Some(v)) => {
+                    if let Ok(v) = v.parse() {
+                        *score = Some(Score::Mate(v));
+                    }
+                    i += 3;
+                }
+                (Some(v), _) => {
+                    if let Ok(v) = v.parse() {
+                        *score = Some(Score::Cp(v));
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            },
+            "pv" | "string" => break,
+            _ => i += 1,
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_millis(300);
+        loop {
+            if let Ok(Some(_)) = self.child.lock().try_wait() {
+                break;
+            }
+            if Instant::now() >= deadline {
+                let mut child = self.child.lock();
+                let _ = child.kill();
+                let _ = child.wait();
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        REGISTRY.lock().remove(&self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_scores_of_both_dialects() {
+        let (mut s, mut d) = (None, None);
+        parse_info(
+            "info depth 12 seldepth 20 multipv 1 score cp -35 nodes 100 pv h2e2 h9g7",
+            &mut s,
+            &mut d,
+        );
+        assert_eq!((s, d), (Some(Score::Cp(-35)), Some(12)));
+        parse_info("info depth 9 score 120 pv h2e2", &mut s, &mut d);
+        assert_eq!((s, d), (Some(Score::Cp(120)), Some(9)));
+        parse_info("info depth 3 score mate -2", &mut s, &mut d);
+        assert_eq!(s, Some(Score::Mate(-2)));
+        assert_eq!(Score::Mate(-2).as_cp(), -29_998);
+        assert_eq!(Score::Mate(3).as_cp(), 29_997);
+        parse_info("info string score cp 999", &mut s, &mut d);
+        assert_eq!(s, Some(Score::Mate(-2)));
+    }
+
+    #[test]
+    fn a_missing_program_is_a_crash() {
+        let spec = EngineSpec {
+            name: "none".into(),
+            cmd: "/nonexistent/engine".into(),
+            args: vec![],
+            dir: None,
+            proto: Protocol::Uci,
+            options: vec![],
+        };
+        assert!(matches!(
+            EngineProcess::start(&spec),
+            Err(EngineFault::Crashed(_))
+        ));
+    }
+}
