@@ -4,8 +4,10 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod judge;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod rules;
 pub mod types;
 pub mod zobrist;

@@ -5,7 +5,7 @@ use chuhan::perft;
 use chuhan::position::Position;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [perft <depth> [FEN]]";
+const USAGE: &str = "usage: chuhan [perft <depth> [FEN] | judge [--rules chinese|asian|draw]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -18,9 +18,22 @@ fn main() {
 fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
+        Some("judge") => judge_command(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
         None => bail!("{USAGE}"),
     }
+}
+
+/// `chuhan judge [--rules R]`: verdicts for games read from stdin (see `chuhan::judge`).
+fn judge_command(args: &[String]) -> Result<()> {
+    let rules = match args {
+        [] => chuhan::rules::RuleSet::default(),
+        [flag, name] if flag == "--rules" => name.parse()?,
+        _ => bail!("{USAGE}"),
+    };
+    let stdin = std::io::stdin();
+    chuhan::judge::run(stdin.lock(), std::io::stdout().lock(), rules)?;
+    Ok(())
 }
 
 /// `chuhan perft <depth> [FEN]`: divide, total and speed.

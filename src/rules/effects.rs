@@ -1,0 +1,254 @@
+//! What one move does, for the repetition rulings: check (将), mate threat (杀), chase (捉).
+//!
+//! **Chase.** A side *attacks* an enemy piece X with its piece A when A can legally capture X.
+//! The attack is a chase (捉) when the capture would win material by the seeds' values
+//! (25.3: rook 4 = two horses = two cannons; horse = cannon = 2; advisor = elephant = 1; a pawn
+//! across the river 1, its value "floats"):
+//! - X is worth more than A (a horse or cannon attacking a rook, an advisor attacking a horse …),
+//!   or
+//! - X has no real protection (无根 or 假根): after A takes X, the defender has no *legal*
+//!   recapture on that point. Playing the capture out on a copy of the position makes every false
+//!   root false: a pinned protector, a king that would face the other king, a cannon whose screen
+//!   was the capturer itself, a protector that must answer a discovered check.
+//!
+//! Not chases: attacks on the king (those are checks) or on a pawn that has not crossed the river
+//! (通则: 未过河兵 is no 子力); attacks by the king alone (通则 1: 帅本身叫吃 = 闲); attacks by a
+//! pawn alone, which are recorded apart and count only when the other side attacks perpetually
+//! (通则 3 / 细则: 相互长打时兵叫吃按捉); a formal attack where the capture lets the defender mate
+//! at once (细则: "一旦吃子立即会被对方将死者, 按闲").
+//!
+//! **Only new chases count** (细则: "从没捉到捉" is a chase, "从捉到捉" is idle): a move chases X
+//! when X is chased after the move and was not chased by the same side just before it. This also
+//! covers discovered chases and chases made by pinning or blocking X's protector.
+//!
+//! **Exchange offers** (兑). Under the Asian rules a piece attacking an enemy piece of the same kind
+//! that can legally take it back offers an exchange and does not chase (the WXF rule-book and
+//! Fairy-Stockfish). The Chinese rules say "凡捉子兼具兑献…也按捉处理": a chase that is also an
+//! exchange offer is a chase, so under them the exemption does not apply (an equal protected piece
+//! is no chase anyway; an unprotected one is).
+//!
+//! **Mate threat** (杀, Chinese rules only): the move creates a threat to mate by a series of
+//! checks (seed 001: "企图於下一着听将或连续叫将, 令对方无法解救") — were the opponent to pass, the
+//! mover would mate by checks within [`THREAT_DEPTH`] of its moves — and no such mate was already
+//! available before the move.
+
+use super::RuleSet;
+use crate::bitboard::Bitboard;
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::types::{Color, Move, PieceKind, Square};
+
+/// How many moves of the threatening side a mate threat (杀) may take, all of them checks.
+pub const THREAT_DEPTH: u32 = 3;
+
+/// Node budget for one mate-threat probe (it gives up, answering "no threat", beyond it).
+const THREAT_NODES: u32 = 20_000;
+
+/// Material value by the seeds (25.3); the king never counts.
+pub fn value(kind: PieceKind) -> u32 {
+    match kind {
+        PieceKind::Rook => 4,
+        PieceKind::Horse | PieceKind::Cannon => 2,
+        PieceKind::Advisor | PieceKind::Elephant | PieceKind::Pawn => 1,
+        PieceKind::King => 0,
+    }
+}
+
+/// The chases one side has on the board (a snapshot, not yet "new").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chases {
+    /// Enemy pieces chased by some piece other than a lone pawn.
+    pub pieces: Bitboard,
+    /// Enemy pieces attacked with gain by pawns only.
+    pub by_pawns: Bitboard,
+    /// For each point, the kinds (bit `1 << kind`) of the chasing pieces.
+    pub chasers: [u8; 90],
+}
+
+/// What a move did, seen from the side that made it.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveEffect {
+    /// The move.
+    pub mv: Move,
+    /// The side that made it.
+    pub mover: Color,
+    /// It gives check.
+    pub check: bool,
+    /// It creates a mate threat (杀); `None` until computed (Chinese rules only).
+    pub threat: Option<bool>,
+    /// Enemy pieces it newly chases (not counting lone pawns).
+    pub chased: Bitboard,
+    /// Enemy pieces it newly attacks with gain by pawns alone.
+    pub pawn_chased: Bitboard,
+    /// For each point, the kinds (bit `1 << kind`) of the pieces chasing it after the move.
+    pub chasers: [u8; 90],
+}
+
+/// Whether a pawn of `color` on `sq` has crossed the river.
+fn crossed(color: Color, sq: Square) -> bool {
+    !sq.on_own_half(color)
+}
+
+/// The chases `side` has in `pos` (whoever is to move).
+pub fn chases(pos: &mut Position, side: Color, rules: RuleSet) -> Chases {
+    if pos.side_to_move() != side {
+        pos.make_null();
+        let c = chases(pos, side, rules);
+        pos.unmake_null();
+        return c;
+    }
+    let mut out = Chases {
+        pieces: Bitboard::EMPTY,
+        by_pawns: Bitboard::EMPTY,
+        chasers: [0; 90],
+    };
+    let them = side.flip();
+    let candidates = legal_moves(pos);
+    for &m in candidates.as_slice() {
+        let (a, s) = (m.from(), m.to());
+        let Some(x) = pos.piece_on(s) else { continue };
+        let ak = pos.piece_on(a).expect("mover on its square").kind();
+        let xk = x.kind();
+        if x.color() != them || xk == PieceKind::King || ak == PieceKind::King {
+            continue;
+        }
+        if xk == PieceKind::Pawn && !crossed(them, s) {
+            continue;
+        }
+        if !capture_gains(pos, m, ak, xk, rules) {
+            continue;
+        }
+        if ak == PieceKind::Pawn {
+            out.by_pawns |= Bitboard::from_square(s);
+        } else {
+            out.pieces |= Bitboard::from_square(s);
+        }
+        out.chasers[s.index()] |= 1 << ak.index();
+    }
+    out
+}
+
+/// Whether taking with `m` (side to move; a legal capture of `xk` by `ak`) wins material and is
+/// no formal attack that gets the capturer mated.
+fn capture_gains(
+    pos: &mut Position,
+    m: Move,
+    ak: PieceKind,
+    xk: PieceKind,
+    rules: RuleSet,
+) -> bool {
+    let (a, s) = (m.from(), m.to());
+    if rules == RuleSet::Asian && ak == xk && value(xk) <= value(ak) {
+        // Exchange offer: the attacked piece can take the attacker back.
+        pos.make_null();
+        let back = pos.is_legal_move(Move::new(s, a));
+        pos.unmake_null();
+        if back {
+            return false;
+        }
+    }
+    pos.make_move(m);
+    let gains = if value(xk) > value(ak) {
+        true
+    } else {
+        !legal_moves(pos).as_slice().iter().any(|r| r.to() == s)
+    };
+    let gains = gains && !mates_in_one(pos);
+    pos.unmake_move();
+    gains
+}
+
+/// Whether the side to move can mate at once.
+fn mates_in_one(pos: &mut Position) -> bool {
+    let moves = legal_moves(pos);
+    for &m in moves.as_slice() {
+        pos.make_move(m);
+        let mate = pos.in_check() && legal_moves(pos).is_empty();
+        pos.unmake_move();
+        if mate {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the side to move mates by checks alone within `moves` of its moves.
+fn mate_by_checks(pos: &mut Position, moves: u32, budget: &mut u32) -> bool {
+    let list = legal_moves(pos);
+    for &m in list.as_slice() {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        pos.make_move(m);
+        if !pos.in_check() {
+            pos.unmake_move();
+            continue;
+        }
+        let replies = legal_moves(pos);
+        let mated = replies.is_empty()
+            || (moves > 1
+                && replies.as_slice().iter().all(|&r| {
+                    pos.make_move(r);
+                    let ok = mate_by_checks(pos, moves - 1, budget);
+                    pos.unmake_move();
+                    ok
+                }));
+        pos.unmake_move();
+        if mated {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `side` (which need not be to move) threatens mate by checks: with it to move, it
+/// mates by checks within [`THREAT_DEPTH`] moves. `false` when the other side is in check and so
+/// cannot pass.
+pub fn threatens_mate(pos: &mut Position, side: Color) -> bool {
+    let mut budget = THREAT_NODES;
+    if pos.side_to_move() == side {
+        return mate_by_checks(pos, THREAT_DEPTH, &mut budget);
+    }
+    if pos.in_check() {
+        return false;
+    }
+    pos.make_null();
+    let t = mate_by_checks(pos, THREAT_DEPTH, &mut budget);
+    pos.unmake_null();
+    t
+}
+
+/// Classify the last move played in `pos` (which must have one). The mate threat is left
+/// unknown; see [`threat_of_last_move`].
+pub fn effect_of_last_move(pos: &mut Position, rules: RuleSet) -> MoveEffect {
+    let st = *pos.history().last().expect("history is never empty");
+    let mv = st.mv;
+    let mover = pos.side_to_move().flip();
+    let after = chases(pos, mover, rules);
+    pos.unmake_move();
+    let before = chases(pos, mover, rules);
+    pos.make_move(mv);
+    MoveEffect {
+        mv,
+        mover,
+        check: st.checkers.any(),
+        threat: None,
+        chased: after.pieces & !(before.pieces | before.by_pawns),
+        pawn_chased: after.by_pawns & !(before.pieces | before.by_pawns),
+        chasers: after.chasers,
+    }
+}
+
+/// Whether the last move played in `pos` created a mate threat (杀).
+pub fn threat_of_last_move(pos: &mut Position) -> bool {
+    let mover = pos.side_to_move().flip();
+    if pos.in_check() || !threatens_mate(pos, mover) {
+        return false;
+    }
+    let mv = pos.history().last().expect("history is never empty").mv;
+    pos.unmake_move();
+    let already = threatens_mate(pos, mover);
+    pos.make_move(mv);
+    !already
+}
