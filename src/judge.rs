@@ -14,11 +14,18 @@
 //! panics; the next line is judged as usual.
 
 use crate::position::{MoveError, Position};
-use crate::rules::{adjudicate, color_name, Outcome, RuleSet};
+use crate::rules::cycle::explain_cycle;
+use crate::rules::{adjudicate, color_name, earlier_occurrence, Outcome, RuleSet};
 use std::io::{self, BufRead, Write};
 
 /// Judge one input line; `None` for a blank or comment line.
 pub fn judge_line(line: &str, rules: RuleSet) -> Option<String> {
+    judge_line_with(line, rules, false)
+}
+
+/// Judge one input line; with `explain`, a repetition verdict is followed by one indented line
+/// per move of the cycle saying what the move does.
+pub fn judge_line_with(line: &str, rules: RuleSet, explain: bool) -> Option<String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return None;
@@ -62,17 +69,32 @@ pub fn judge_line(line: &str, rules: RuleSet) -> Option<String> {
             }
         }
     }
-    Some(match adjudicate(&pos, rules) {
+    let mut out = match adjudicate(&pos, rules) {
         Some(r) => format!("{}: {}", r.outcome, r.reason),
         None => "ongoing: no game-ending rule applies".to_string(),
-    })
+    };
+    if explain {
+        if let Some(span) = earlier_occurrence(&pos, 2).or_else(|| earlier_occurrence(&pos, 1)) {
+            for l in explain_cycle(&pos, span, rules) {
+                out.push_str("\n  ");
+                out.push_str(&l);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Read games from `input`, one a line, and write one verdict line each to `output`.
-pub fn run<R: BufRead, W: Write>(input: R, mut output: W, rules: RuleSet) -> io::Result<()> {
+/// With `explain`, repetition verdicts are followed by the cycle's moves and what each does.
+pub fn run<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    rules: RuleSet,
+    explain: bool,
+) -> io::Result<()> {
     for line in input.lines() {
         let line = line?;
-        if let Some(verdict) = judge_line(&line, rules) {
+        if let Some(verdict) = judge_line_with(&line, rules, explain) {
             writeln!(output, "{verdict}")?;
             output.flush()?;
         }

@@ -5,7 +5,8 @@ use chuhan::perft;
 use chuhan::position::Position;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [perft <depth> [FEN] | judge [--rules chinese|asian|draw]]";
+const USAGE: &str =
+    "usage: chuhan [perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain]]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,15 +25,20 @@ fn run(args: &[String]) -> Result<()> {
     }
 }
 
-/// `chuhan judge [--rules R]`: verdicts for games read from stdin (see `chuhan::judge`).
+/// `chuhan judge [--rules R] [--explain]`: verdicts for games read from stdin (see `chuhan::judge`).
 fn judge_command(args: &[String]) -> Result<()> {
-    let rules = match args {
-        [] => chuhan::rules::RuleSet::default(),
-        [flag, name] if flag == "--rules" => name.parse()?,
-        _ => bail!("{USAGE}"),
-    };
+    let mut rules = chuhan::rules::RuleSet::default();
+    let mut explain = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--rules" => rules = rest.next().context("--rules needs a name")?.parse()?,
+            "--explain" => explain = true,
+            _ => bail!("{USAGE}"),
+        }
+    }
     let stdin = std::io::stdin();
-    chuhan::judge::run(stdin.lock(), std::io::stdout().lock(), rules)?;
+    chuhan::judge::run(stdin.lock(), std::io::stdout().lock(), rules, explain)?;
     Ok(())
 }
 

@@ -266,3 +266,38 @@ pub fn judge_cycle(pos: &Position, span: usize, rules: RuleSet) -> CycleRuling {
         },
     }
 }
+
+/// One line per move of the last `span` plies: what each move does under `rules` (for people
+/// checking a ruling; `chuhan judge --explain`).
+pub fn explain_cycle(pos: &Position, span: usize, rules: RuleSet) -> Vec<String> {
+    let mut cycle = Cycle::new(pos, span, rules);
+    let mut lines = Vec::new();
+    let mut replay = cycle.start.clone();
+    for i in 0..cycle.effects.len() {
+        let e = cycle.effects[i];
+        replay.make_move(e.mv);
+        let mut what = Vec::new();
+        if e.check {
+            what.push("check".to_string());
+        }
+        if rules == RuleSet::Chinese && !e.check && cycle.threat(i) {
+            what.push("mate threat".to_string());
+        }
+        for (bb, label) in [(e.chased, "chase"), (e.pawn_chased, "pawn chase")] {
+            for sq in bb {
+                let victim = replay.piece_on(sq).map_or("piece", |p| kind_name(p.kind()));
+                what.push(format!("{label} of the {victim} on {sq}"));
+            }
+        }
+        if what.is_empty() {
+            what.push("idle".to_string());
+        }
+        lines.push(format!(
+            "{} {}: {}",
+            color_name(e.mover),
+            e.mv,
+            what.join(", ")
+        ));
+    }
+    lines
+}

@@ -34,7 +34,7 @@
 
 use super::RuleSet;
 use crate::bitboard::Bitboard;
-use crate::movegen::legal_moves;
+use crate::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Move, PieceKind, Square};
 
@@ -54,15 +54,35 @@ pub fn value(kind: PieceKind) -> u32 {
     }
 }
 
+/// What a side's attacks on one enemy piece amount to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TargetInfo {
+    /// Pieces that can legally take it (any kind, with gain or not).
+    pub attackers: Bitboard,
+    /// Of those, the ones whose capture gives check.
+    pub checking_attackers: Bitboard,
+    /// Of those, the ones whose capture wins material (the chasers).
+    pub chasers: Bitboard,
+    /// The kinds of the chasers (bit `1 << kind`).
+    pub chaser_kinds: u8,
+    /// Its defenders that could legally take back after one of the captures.
+    pub roots: Bitboard,
+    /// Its defenders that could take back ignoring their own king's safety, after a capture by
+    /// one of the chasers.
+    pub chase_pseudo_roots: Bitboard,
+    /// Its defenders that could legally take back after a capture by one of the chasers.
+    pub chase_roots: Bitboard,
+}
+
 /// The chases one side has on the board (a snapshot, not yet "new").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chases {
     /// Enemy pieces chased by some piece other than a lone pawn.
     pub pieces: Bitboard,
     /// Enemy pieces attacked with gain by pawns only.
     pub by_pawns: Bitboard,
-    /// For each point, the kinds (bit `1 << kind`) of the chasing pieces.
-    pub chasers: [u8; 90],
+    /// Per point, what the attacks on the piece there amount to.
+    pub info: Vec<TargetInfo>,
 }
 
 /// What a move did, seen from the side that made it.
@@ -100,7 +120,7 @@ pub fn chases(pos: &mut Position, side: Color, rules: RuleSet) -> Chases {
     let mut out = Chases {
         pieces: Bitboard::EMPTY,
         by_pawns: Bitboard::EMPTY,
-        chasers: [0; 90],
+        info: vec![TargetInfo::default(); 90],
     };
     let them = side.flip();
     let candidates = legal_moves(pos);
@@ -109,53 +129,72 @@ pub fn chases(pos: &mut Position, side: Color, rules: RuleSet) -> Chases {
         let Some(x) = pos.piece_on(s) else { continue };
         let ak = pos.piece_on(a).expect("mover on its square").kind();
         let xk = x.kind();
-        if x.color() != them || xk == PieceKind::King || ak == PieceKind::King {
+        if x.color() != them || xk == PieceKind::King {
             continue;
         }
+
         if xk == PieceKind::Pawn && !crossed(them, s) {
             continue;
         }
-        if !capture_gains(pos, m, ak, xk, rules) {
+        let info = &mut out.info[s.index()];
+        info.attackers |= Bitboard::from_square(a);
+        let (gains, roots, pseudo_roots, check) = capture_gains(pos, m, ak, xk, rules);
+        let info = &mut out.info[s.index()];
+        if check {
+            info.checking_attackers |= Bitboard::from_square(a);
+        }
+        info.roots |= roots;
+        if !gains || ak == PieceKind::King {
             continue;
         }
+        info.chase_roots |= roots;
+        info.chase_pseudo_roots |= pseudo_roots;
+        info.chasers |= Bitboard::from_square(a);
+        info.chaser_kinds |= 1 << ak.index();
         if ak == PieceKind::Pawn {
             out.by_pawns |= Bitboard::from_square(s);
         } else {
             out.pieces |= Bitboard::from_square(s);
         }
-        out.chasers[s.index()] |= 1 << ak.index();
     }
+    out.by_pawns &= !out.pieces;
     out
 }
 
 /// Whether taking with `m` (side to move; a legal capture of `xk` by `ak`) wins material and is
-/// no formal attack that gets the capturer mated.
+/// no formal attack that gets the capturer mated; also the defenders that could take back
+/// (legally, and ignoring their king's safety), and whether the capture gives check.
 fn capture_gains(
     pos: &mut Position,
     m: Move,
     ak: PieceKind,
     xk: PieceKind,
     rules: RuleSet,
-) -> bool {
+) -> (bool, Bitboard, Bitboard, bool) {
     let (a, s) = (m.from(), m.to());
-    if rules == RuleSet::Asian && ak == xk && value(xk) <= value(ak) {
+    let mut exchange = false;
+    if rules == RuleSet::Asian && ak == xk {
         // Exchange offer: the attacked piece can take the attacker back.
         pos.make_null();
-        let back = pos.is_legal_move(Move::new(s, a));
+        exchange = pos.is_legal_move(Move::new(s, a));
         pos.unmake_null();
-        if back {
-            return false;
-        }
     }
     pos.make_move(m);
-    let gains = if value(xk) > value(ak) {
-        true
-    } else {
-        !legal_moves(pos).as_slice().iter().any(|r| r.to() == s)
-    };
-    let gains = gains && !mates_in_one(pos);
+    let mut pseudo = MoveList::new();
+    generate(pos, GenType::Captures, &mut pseudo);
+    let (mut roots, mut pseudo_roots) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for &r in pseudo.as_slice() {
+        if r.to() == s {
+            pseudo_roots |= Bitboard::from_square(r.from());
+            if pos.is_legal(r) {
+                roots |= Bitboard::from_square(r.from());
+            }
+        }
+    }
+    let gains = !exchange && (value(xk) > value(ak) || roots.is_empty()) && !mates_in_one(pos);
+    let check = pos.in_check();
     pos.unmake_move();
-    gains
+    (gains, roots, pseudo_roots, check)
 }
 
 /// Whether the side to move can mate at once.
@@ -226,17 +265,73 @@ pub fn effect_of_last_move(pos: &mut Position, rules: RuleSet) -> MoveEffect {
     let mv = st.mv;
     let mover = pos.side_to_move().flip();
     let after = chases(pos, mover, rules);
+    let threats_after = if rules == RuleSet::Asian {
+        chases(pos, mover.flip(), rules).pieces
+    } else {
+        Bitboard::EMPTY
+    };
     pos.unmake_move();
     let before = chases(pos, mover, rules);
+    let threats_before = if rules == RuleSet::Asian {
+        chases(pos, mover.flip(), rules).pieces
+    } else {
+        Bitboard::EMPTY
+    };
     pos.make_move(mv);
+    // The move parries a chase on one of the mover's pieces (解捉).
+    let parries = (from_to_sq(threats_before, mv) & !threats_after).any();
+    let from_to = |b: Bitboard| from_to_sq(b, mv);
+    let mut chased = Bitboard::EMPTY;
+    let mut pawn_chased = Bitboard::EMPTY;
+    let mut chasers = [0u8; 90];
+    for sq in after.pieces | after.by_pawns {
+        let (a, b) = (&after.info[sq.index()], &before.info[sq.index()]);
+        // 从捉到捉 is idle: only a chaser that was not chasing this piece before the move (the
+        // moved piece counted on its old point) makes a new chase.
+        let fresh = a.chasers & !from_to(b.chasers);
+        if fresh.is_empty() {
+            continue;
+        }
+        if rules == RuleSet::Asian {
+            // What made the chase new: a new attack; a capture that now gives a discovered check
+            // (the defender must answer it and cannot take back); a protector newly pinned; or,
+            // unless the move parries a chase on the mover's own piece (解捉), a protector cut
+            // off. A king that may no longer take back counts as neither (the point is now
+            // defended), nor does a formal attack turning real.
+            let new_attack = (fresh & !from_to(b.attackers)).any();
+            let new_check = (fresh & a.checking_attackers & !from_to(b.checking_attackers)).any();
+            let king = Bitboard::from_square(pos.king_square(mover.flip()));
+            let lost_roots = b.roots & !a.chase_roots & !king;
+            let pinned_root = (lost_roots & a.chase_pseudo_roots).any();
+            let cut_root = lost_roots.any() && !parries;
+            if !new_attack && !new_check && !pinned_root && !cut_root {
+                continue;
+            }
+        }
+        if after.pieces.has(sq) {
+            chased |= Bitboard::from_square(sq);
+        } else {
+            pawn_chased |= Bitboard::from_square(sq);
+        }
+        chasers[sq.index()] = a.chaser_kinds;
+    }
     MoveEffect {
         mv,
         mover,
         check: st.checkers.any(),
         threat: None,
-        chased: after.pieces & !(before.pieces | before.by_pawns),
-        pawn_chased: after.by_pawns & !(before.pieces | before.by_pawns),
-        chasers: after.chasers,
+        chased,
+        pawn_chased,
+        chasers,
+    }
+}
+
+/// `b` with the point `mv` leaves replaced by the point it goes to.
+fn from_to_sq(b: Bitboard, mv: Move) -> Bitboard {
+    if b.has(mv.from()) {
+        b ^ Bitboard::from_square(mv.from()) ^ Bitboard::from_square(mv.to())
+    } else {
+        b
     }
 }
 
