@@ -18,14 +18,21 @@
 //! at once (细则: "一旦吃子立即会被对方将死者, 按闲").
 //!
 //! **Only new chases count** (细则: "从没捉到捉" is a chase, "从捉到捉" is idle): a move chases X
-//! when X is chased after the move and was not chased by the same side just before it. This also
-//! covers discovered chases and chases made by pinning or blocking X's protector.
+//! when, after it, some piece chases X that did not chase X just before the move (the moved piece
+//! counted on its old point). So a rook sliding along a file it already attacked along is idle,
+//! while a second piece taking over the chase of the same piece is a chase (two pieces chasing
+//! one in turn). Under the Chinese rules that is all: discovered attacks, pinned or cut-off
+//! protectors, a formal attack turning real — every "no chase to chase" counts. The Asian rules
+//! (the WXF rule-book diagrams, Fairy-Stockfish) need the chase to come from a new attack, a
+//! capture that now gives a discovered check, a protector newly pinned, or a protector cut off —
+//! the last not when the move parries a chase on the mover's own piece (解捉), and never a king
+//! that may no longer take back because the point is now defended.
 //!
 //! **Exchange offers** (兑). Under the Asian rules a piece attacking an enemy piece of the same kind
 //! that can legally take it back offers an exchange and does not chase (the WXF rule-book and
 //! Fairy-Stockfish). The Chinese rules say "凡捉子兼具兑献…也按捉处理": a chase that is also an
-//! exchange offer is a chase, so under them the exemption does not apply (an equal protected piece
-//! is no chase anyway; an unprotected one is).
+//! exchange offer or an offer is a chase, so under them the exemption does not apply (an equal
+//! protected piece is no chase anyway; an unprotected one is).
 //!
 //! **Mate threat** (杀, Chinese rules only): the move creates a threat to mate by a series of
 //! checks (seed 001: "企图於下一着听将或连续叫将, 令对方无法解救") — were the opponent to pass, the
