@@ -6,7 +6,7 @@ use chuhan::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | match <options> (see chuhan match -help)]";
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help)]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,6 +21,7 @@ fn run(args: &[String]) -> Result<()> {
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
+        Some("judge") => judge_command(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
         None => bail!("{USAGE}"),
     }
@@ -46,6 +47,23 @@ fn bench_command(args: &[String]) -> Result<()> {
     writeln!(out, "Total time (ms): {}", r.millis)?;
     writeln!(out, "Nodes searched: {}", r.nodes)?;
     writeln!(out, "Nodes/second: {}", r.nodes * 1000 / r.millis.max(1))?;
+    Ok(())
+}
+
+/// `chuhan judge [--rules R] [--explain]`: verdicts for games read from stdin (see `chuhan::judge`).
+fn judge_command(args: &[String]) -> Result<()> {
+    let mut rules = chuhan::rules::RuleSet::default();
+    let mut explain = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--rules" => rules = rest.next().context("--rules needs a name")?.parse()?,
+            "--explain" => explain = true,
+            _ => bail!("{USAGE}"),
+        }
+    }
+    let stdin = std::io::stdin();
+    chuhan::judge::run(stdin.lock(), std::io::stdout().lock(), rules, explain)?;
     Ok(())
 }
 

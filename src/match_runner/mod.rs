@@ -4,7 +4,7 @@
 //!
 //! Files: `cli` (arguments), `engine_process` (spawn, protocol client, timeouts, reaping),
 //! `clock` (time controls), `openings`, `game` (one game loop), `referee` (move checks and
-//! rulings; `interim_rules` until `crate::rules` lands), `stats` (Elo, error bars, SPRT),
+//! rulings, by `crate::rules`), `stats` (Elo, error bars, SPRT),
 //! `pgn` (writer and reader).
 //!
 //! Data flow: the main thread hands out game numbers; each worker thread owns its engine
@@ -15,7 +15,6 @@ pub mod cli;
 pub mod clock;
 pub mod engine_process;
 pub mod game;
-mod interim_rules;
 pub mod openings;
 pub mod pgn;
 pub mod referee;

@@ -1,15 +1,13 @@
 //! The referee: checks every move an engine sends, and asks the rules whether the game is over.
 //!
-//! Game-end rulings come from `rules::adjudicate`, reached only through the `rules` alias below.
+//! Game-end rulings come from `rules::adjudicate`, the same rules module the search uses.
 //! Engine faults (illegal move, crash, no answer, time forfeit) are ruled here: each is a loss
 //! for the side at fault, with the reason recorded for the PGN's `Termination` tag.
 
 use crate::position::{MoveError, Position};
 use crate::types::{Color, Move};
 
-// SWAP POINT: when `src/rules.rs` is merged, replace this line with `use crate::rules;`
-// (and delete interim_rules.rs). Nothing else in the match runner names the rules module.
-use super::interim_rules as rules;
+use crate::rules;
 
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,103 @@
+//! `chuhan judge`: adjudicate games for a tournament director.
+//!
+//! Input, one game a line: `<FEN> [moves m1 m2 …]`, where the FEN may be `startpos` (a leading
+//! `fen ` or `position ` is ignored, so UCCI `position` lines work too). Blank lines and lines
+//! starting with `#` are skipped. Output, one line per game: `<verdict>: <reason>`, the verdict
+//! being `red-wins`, `black-wins`, `draw` or `ongoing`, e.g.
+//! `black-wins: perpetual check by red`, `draw: 60-move limit`, `red-wins: stalemate`.
+//!
+//! Only the final position is judged (the game may have gone on past an earlier repetition that
+//! nobody claimed); repetition is ruled when the final position has occurred three times.
+//! An illegal move loses for the side that played it (seed 4.1.2 "走棋后形成帅（将）直接对面" and
+//! 4.1.6 "走棋违反行棋规定"): `red-wins: illegal move e9d9 at ply 4 (black)`. Input that is no game
+//! at all (a malformed FEN, a move that is not of the form `h2e2`) prints `error: …`. Nothing
+//! panics; the next line is judged as usual.
+
+use crate::position::{MoveError, Position};
+use crate::rules::cycle::explain_cycle;
+use crate::rules::{adjudicate, color_name, earlier_occurrence, Outcome, RuleSet};
+use std::io::{self, BufRead, Write};
+
+/// Judge one input line; `None` for a blank or comment line.
+pub fn judge_line(line: &str, rules: RuleSet) -> Option<String> {
+    judge_line_with(line, rules, false)
+}
+
+/// Judge one input line; with `explain`, a repetition verdict is followed by one indented line
+/// per move of the cycle saying what the move does.
+pub fn judge_line_with(line: &str, rules: RuleSet, explain: bool) -> Option<String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let mut tokens: Vec<&str> = line.split_whitespace().collect();
+    if matches!(tokens.first(), Some(&"position")) {
+        tokens.remove(0);
+    }
+    if matches!(tokens.first(), Some(&"fen")) {
+        tokens.remove(0);
+    }
+    let split = tokens
+        .iter()
+        .position(|&t| t == "moves")
+        .unwrap_or(tokens.len());
+    let (fen_tokens, moves) = tokens.split_at(split);
+    let moves = moves.get(1..).unwrap_or(&[]);
+    let fen = fen_tokens.join(" ");
+    let mut pos = if fen == "startpos" {
+        Position::startpos()
+    } else {
+        match Position::from_fen(&fen) {
+            Ok(p) => p,
+            Err(e) => return Some(format!("error: bad FEN '{fen}': {e}")),
+        }
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let ply = i + 1;
+        match pos.parse_move(text) {
+            Ok(m) => pos.make_move(m),
+            Err(MoveError::Syntax(_)) => {
+                return Some(format!("error: cannot parse move '{text}' at ply {ply}"));
+            }
+            Err(MoveError::Illegal(_)) => {
+                let mover = pos.side_to_move();
+                return Some(format!(
+                    "{}: illegal move {text} at ply {ply} ({})",
+                    Outcome::loss_for(mover),
+                    color_name(mover)
+                ));
+            }
+        }
+    }
+    let mut out = match adjudicate(&pos, rules) {
+        Some(r) => format!("{}: {}", r.outcome, r.reason),
+        None => "ongoing: no game-ending rule applies".to_string(),
+    };
+    if explain {
+        if let Some(span) = earlier_occurrence(&pos, 2).or_else(|| earlier_occurrence(&pos, 1)) {
+            for l in explain_cycle(&pos, span, rules) {
+                out.push_str("\n  ");
+                out.push_str(&l);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Read games from `input`, one a line, and write one verdict line each to `output`.
+/// With `explain`, repetition verdicts are followed by the cycle's moves and what each does.
+pub fn run<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    rules: RuleSet,
+    explain: bool,
+) -> io::Result<()> {
+    for line in input.lines() {
+        let line = line?;
+        if let Some(verdict) = judge_line_with(&line, rules, explain) {
+            writeln!(output, "{verdict}")?;
+            output.flush()?;
+        }
+    }
+    Ok(())
+}
