@@ -77,7 +77,9 @@ fn parse_args() -> Script {
                     .append(true)
                     .open(path)
                     .expect("pidfile");
-                writeln!(f, "{}", std::process::id()).expect("write pidfile");
+                // One write call, so concurrent engines never interleave their lines.
+                f.write_all(format!("{}\n", std::process::id()).as_bytes())
+                    .expect("write pidfile");
             }
             other => panic!("unknown flag {other}"),
         }
