@@ -6,6 +6,7 @@
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
+use crate::rules::RuleSet;
 use crate::search::{SearchFeatures, SearchInfo};
 use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
@@ -73,6 +74,8 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// Search techniques switched on (all by default; for self-play ablation).
     pub features: SearchFeatures,
+    /// Repetition rules the search follows (Chinese by default).
+    pub rules: RuleSet,
 }
 
 impl Default for EngineOptions {
@@ -82,6 +85,7 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             features: SearchFeatures::default(),
+            rules: RuleSet::default(),
         }
     }
 }
@@ -233,6 +237,7 @@ impl Engine {
                         threads: options.threads,
                         report: &report,
                         features: options.features,
+                        rules: options.rules,
                     }))
                 };
                 // Infinite and ponder searches report their move only when told to.

@@ -12,6 +12,7 @@ use crate::history::{History, MAX_PLY};
 use crate::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::movepick::{MovePicker, ORDER_VALUE};
 use crate::position::Position;
+use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::*;
@@ -120,6 +121,8 @@ pub struct Shared<'a> {
     pub report: &'a (dyn Fn(SearchInfo) + Sync),
     /// Which techniques are on.
     pub features: SearchFeatures,
+    /// The repetition rules the search scores cycles by.
+    pub rules: RuleSet,
 }
 
 impl Shared<'_> {
@@ -187,6 +190,11 @@ pub struct Worker<'a> {
     pub completed_depth: u32,
     best_move_changes: f64,
     null_verify_ply: usize,
+    /// Keys of the current line, so the walk back for repetitions runs only when one may repeat.
+    filter: RepetitionFilter,
+    /// Count of rule wins/losses by repetition returned so far: a node whose subtree saw one has a
+    /// path-dependent score and is not stored in the hash table.
+    rule_verdicts: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -210,7 +218,6 @@ impl<'a> Worker<'a> {
         Worker {
             id,
             shared,
-            pos,
             history,
             frames: vec![Frame::default(); MAX_PLY + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -223,6 +230,9 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             best_move_changes: 0.0,
             null_verify_ply: 0,
+            filter: RepetitionFilter::from_position(&pos),
+            rule_verdicts: 0,
+            pos,
         }
     }
 
@@ -414,7 +424,7 @@ impl<'a> Worker<'a> {
             let m = self.root_moves[i].mv;
             self.frames[0].mv = m;
             self.frames[0].piece = self.pos.piece_on(m.from());
-            self.pos.make_move(m);
+            self.play(m);
             let ext = i32::from(self.shared.features.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -442,7 +452,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(-beta, -alpha, new_depth, 1, false);
                 }
             }
-            self.pos.unmake_move();
+            self.take_back();
             if self.stopped() {
                 return best.max(alpha);
             }
@@ -480,33 +490,38 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// The score of a repeated position for the side to move. For now every repetition is a
-    /// draw; the rules of repetition (棋例) replace this function's body.
-    fn repetition_score(&self, _ply: usize) -> Value {
-        DRAW
+    /// The score of the current position if it repeats (once inside the tree, or a third time
+    /// through the game), by the rules in force: a cycle the opponent may not keep up wins, one we
+    /// may not keep up loses (scored like a mate here), anything else is a draw.
+    fn repetition_score(&mut self, ply: usize) -> Option<Value> {
+        if !self.filter.may_repeat(self.pos.key()) {
+            return None;
+        }
+        match rules::repetition_verdict_in_search(&self.pos, self.shared.rules, ply)? {
+            RepetitionVerdict::Draw => Some(DRAW),
+            RepetitionVerdict::Win => {
+                self.rule_verdicts += 1;
+                Some(mate_in(ply))
+            }
+            RepetitionVerdict::Loss => {
+                self.rule_verdicts += 1;
+                Some(mated_in(ply))
+            }
+        }
     }
 
-    /// Whether the current position repeats: once after the root, or twice through the game.
-    fn is_repetition(&self, ply: usize) -> bool {
-        let h = self.pos.history();
-        let n = h.len() - 1;
-        let limit = (self.pos.rule60().min(self.pos.plies_from_null()) as usize).min(n);
-        let key = h[n].key;
-        let mut seen = 0;
-        let mut i = 4;
-        while i <= limit {
-            if h[n - i].key == key {
-                if i <= ply {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-            i += 2;
-        }
-        false
+    /// Play a move of the search, keeping the repetition filter in step.
+    #[inline(always)]
+    fn play(&mut self, m: Move) {
+        self.pos.make_move(m);
+        self.filter.push(self.pos.key());
+    }
+
+    /// Take back the last move played by `play`.
+    #[inline(always)]
+    fn take_back(&mut self) {
+        self.filter.pop(self.pos.key());
+        self.pos.unmake_move();
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -545,11 +560,16 @@ impl<'a> Worker<'a> {
         if self.stopped() {
             return 0;
         }
-        if self.pos.rule60() >= 120 {
+        // The natural limit (checks beyond ten per side do not count); a mate on the last ply
+        // still wins.
+        if self.pos.rule60() >= 120
+            && rules::natural_limit_reached(&self.pos)
+            && has_legal_move(&self.pos)
+        {
             return DRAW;
         }
-        if self.is_repetition(ply) {
-            return self.repetition_score(ply);
+        if let Some(score) = self.repetition_score(ply) {
+            return score;
         }
         if ply >= MAX_PLY - 2 {
             return if self.pos.in_check() {
@@ -668,6 +688,7 @@ impl<'a> Worker<'a> {
         let mut quiet_count = 0;
         let old_alpha = alpha;
         let killers = self.history.killers(ply);
+        let verdicts_before = self.rule_verdicts;
 
         while let Some(m) = picker.next(&self.pos, &self.history) {
             if !self.pos.is_legal(m) {
@@ -686,7 +707,7 @@ impl<'a> Worker<'a> {
             let piece = self.pos.piece_on(m.from());
             self.frames[ply].mv = m;
             self.frames[ply].piece = piece;
-            self.pos.make_move(m);
+            self.play(m);
             let gives_check = self.pos.in_check();
             if self.shared.features.futility
                 && !in_check
@@ -696,7 +717,7 @@ impl<'a> Worker<'a> {
                 && depth <= 6
                 && eval + 100 + 90 * depth <= alpha
             {
-                self.pos.unmake_move();
+                self.take_back();
                 continue;
             }
             let ext = i32::from(
@@ -730,7 +751,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.pos.unmake_move();
+            self.take_back();
             if self.stopped() {
                 return 0;
             }
@@ -774,15 +795,17 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            ply,
-            best_move,
-            best,
-            if in_check { 0 } else { eval },
-            depth,
-            bound,
-        );
+        if self.rule_verdicts == verdicts_before {
+            self.shared.tt.store(
+                key,
+                ply,
+                best_move,
+                best,
+                if in_check { 0 } else { eval },
+                depth,
+                bound,
+            );
+        }
         best
     }
 

@@ -4,10 +4,11 @@
 
 use crate::history::History;
 use crate::position::Position;
+use crate::rules::RuleSet;
 use crate::search::{SearchFeatures, SearchInfo, Shared, Worker};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
-use crate::types::{Move, Value, INFINITE};
+use crate::types::{Move, Value, INFINITE, MATE_BOUND};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -56,6 +57,8 @@ pub struct SearchRequest<'a> {
     pub report: &'a (dyn Fn(SearchInfo) + Sync),
     /// Which search techniques are on.
     pub features: SearchFeatures,
+    /// Repetition rules in force.
+    pub rules: RuleSet,
 }
 
 /// Run a search to its end on the calling thread plus `threads - 1` helpers.
@@ -74,6 +77,7 @@ pub fn run_search(req: SearchRequest<'_>) -> SearchOutcome {
         multipv: req.multipv,
         report: req.report,
         features: req.features,
+        rules: req.rules,
     };
     req.tt.new_search();
     let histories = std::mem::take(req.histories);

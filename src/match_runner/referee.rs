@@ -208,7 +208,7 @@ mod tests {
         let pos = play("4k4/R8/9/9/9/9/9/9/9/1R1K5 w", "b0b9");
         let v = game_over(&pos, RuleChoice::Chinese).unwrap();
         assert_eq!(v.result, GameResult::RedWins);
-        assert!(v.reason.contains("checkmated"), "{}", v.reason);
+        assert!(v.reason.contains("checkmate"), "{}", v.reason);
         // Black to move with no legal move and not in check: loses.
         let pos = Position::from_fen("3k5/4P4/4P4/9/9/9/9/9/9/4K4 b").unwrap();
         let v = game_over(&pos, RuleChoice::Draw).unwrap();

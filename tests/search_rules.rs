@@ -1,0 +1,88 @@
+//! The search follows the repetition rules (棋例): it deviates from a cycle it may not keep up,
+//! keeps up a cycle its opponent must break, and under the `draw` rule set treats both as draws.
+//!
+//! The geometry (from the rules data, con-004): the red rook checks the black king from d1/e1
+//! while the red king on f0 guards the f-file; the black king can only shuffle d9/e9.
+
+use chuhan::engine::Engine;
+use chuhan::rules::RuleSet;
+use chuhan::time::Limits;
+use chuhan::types::{Move, Value, MATE_BOUND};
+
+/// Black: rook a9, king d9, advisor f9, horse a4. Red: rook c1, king f0. Black is clearly ahead.
+const FEN: &str = "r2k1a3/9/9/9/9/n8/9/9/2R6/5K3 w - - 0 1";
+const CYCLE: [&str; 4] = ["c1d1", "d9e9", "d1e1", "e9d9"];
+
+fn search(rules: RuleSet, moves: &[&str], depth: u32) -> (Move, Value) {
+    let mut e = Engine::new();
+    e.set_hash_mb(16);
+    e.options.rules = rules;
+    e.set_position(Some(FEN), moves).unwrap();
+    let (best, _, score, _) = e.search_sync(Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    });
+    (best.unwrap(), score.unwrap())
+}
+
+/// The cycle played `times` times, then `extra` more plies of it.
+fn history(times: usize, extra: usize) -> Vec<&'static str> {
+    // After the first cycle the rook comes back from e1, not c1.
+    let next = ["e1d1", "d9e9", "d1e1", "e9d9"];
+    let mut moves: Vec<&str> = CYCLE.to_vec();
+    for _ in 1..times {
+        moves.extend(next);
+    }
+    moves.extend(&next[..extra]);
+    moves
+}
+
+#[test]
+fn the_checking_side_deviates_from_a_forbidden_perpetual() {
+    // Red to move after two cycles: Re1-d1+ would repeat the position a third time. Red is worse,
+    // so a draw would suit it, and under the draw rule set it repeats...
+    let moves = history(2, 0);
+    let (best, score) = search(RuleSet::Draw, &moves, 10);
+    assert_eq!(best.to_string(), "e1d1");
+    assert_eq!(score, 0);
+    // ...but perpetual check loses under the Chinese and the Asian rules: it plays on instead.
+    for rules in [RuleSet::Chinese, RuleSet::Asian] {
+        let (best, score) = search(rules, &moves, 10);
+        assert_ne!(best.to_string(), "e1d1", "{rules:?}");
+        assert!(score < 0 && score > -MATE_BOUND, "{rules:?}: {score}");
+    }
+}
+
+#[test]
+fn the_checked_side_keeps_a_cycle_its_opponent_must_break() {
+    // Black to move, in check from e1, after the cycle was played twice and Re1 once more:
+    // Ke9-d9 repeats the position a third time with Red the perpetual checker, so Black wins.
+    let moves = history(2, 3);
+    let (best, score) = search(RuleSet::Chinese, &moves, 8);
+    assert_eq!(best.to_string(), "e9d9");
+    assert!(score >= MATE_BOUND, "{score}");
+    // With every repetition a draw, Black (ahead) avoids the repetition: it blocks with the
+    // advisor instead.
+    let (best, score) = search(RuleSet::Draw, &moves, 8);
+    assert_ne!(best.to_string(), "e9d9");
+    assert!(score > 0, "{score}");
+}
+
+#[test]
+fn the_chased_side_keeps_fleeing_when_the_chaser_must_stop() {
+    // The black rook chases the unprotected red cannon between a2 and b2 (长捉); fleeing along
+    // the cycle is Red's best, since Black must be the one to break it.
+    let fen = "1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - 0 1";
+    let moves = [
+        "b9a9", "a2b2", "a9b9", "b2a2", "b9a9", "a2b2", "a9b9", "b2a2", "b9a9",
+    ];
+    let mut e = Engine::new();
+    e.set_hash_mb(16);
+    e.set_position(Some(fen), &moves).unwrap();
+    let (best, _, score, _) = e.search_sync(Limits {
+        depth: Some(8),
+        ..Limits::default()
+    });
+    assert_eq!(best.unwrap().to_string(), "a2b2");
+    assert!(score.unwrap() >= MATE_BOUND, "{score:?}");
+}
