@@ -171,6 +171,18 @@ fn vote(results: &[(u32, Vec<crate::search::RootMove>, History)]) -> usize {
     if valid.is_empty() {
         return 0;
     }
+    // A proven win: take the shortest mate found by any thread.
+    let best_score = valid
+        .iter()
+        .map(|&i| score_of(&results[i].1[0]))
+        .max()
+        .unwrap_or(0);
+    if best_score >= MATE_BOUND {
+        return valid
+            .into_iter()
+            .find(|&i| score_of(&results[i].1[0]) == best_score)
+            .unwrap_or(0);
+    }
     let min = valid
         .iter()
         .map(|&i| score_of(&results[i].1[0]))
