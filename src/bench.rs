@@ -3,6 +3,7 @@
 //! only when the search does (commit messages carry it as `Bench: N`).
 
 use crate::engine::Engine;
+use crate::rules::RuleSet;
 use crate::time::Limits;
 use std::time::Instant;
 
@@ -69,7 +70,13 @@ pub fn run(depth: u32) -> BenchResult {
 
 /// The same with `threads` threads and a `hash_mb` table (the node count is then no signature).
 pub fn run_with(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+    run_with_rules(depth, threads, hash_mb, RuleSet::default())
+}
+
+/// The same under the repetition rules `rules` (to measure what the rules cost).
+pub fn run_with_rules(depth: u32, threads: usize, hash_mb: usize, rules: RuleSet) -> BenchResult {
     let mut engine = Engine::new();
+    engine.options.rules = rules;
     engine.set_hash_mb(hash_mb);
     engine.set_threads(threads);
     let start = Instant::now();
