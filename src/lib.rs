@@ -12,6 +12,7 @@ pub mod movegen;
 pub mod movepick;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod thread;
 pub mod time;

@@ -1,11 +1,12 @@
-//! The `chuhan` binary: subcommands over the library.
+//! The `chuhan` binary: the protocol loop (no arguments) and subcommands over the library.
 
 use anyhow::{bail, Context, Result};
 use chuhan::perft;
 use chuhan::position::Position;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] | perft <depth> [FEN]]";
+const USAGE: &str = "usage: chuhan [bench [depth] | perft <depth> [FEN]]
+  with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +21,11 @@ fn run(args: &[String]) -> Result<()> {
         Some("perft") => perft_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
-        None => bail!("{USAGE}"),
+        None => {
+            let input = std::io::BufReader::new(std::io::stdin());
+            chuhan::protocol::run(input, std::io::stdout());
+            Ok(())
+        }
     }
 }
 
