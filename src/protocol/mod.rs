@@ -292,10 +292,21 @@ impl Session {
         }
     }
 
-    fn go(&mut self, g: GoParams) {
-        for p in &g.problems {
-            self.info_string(&format!("{p}; ignored"));
+    /// One `info string` for a list of problems (a line of garbage must not flood the GUI).
+    fn report_problems(&self, problems: &[String]) {
+        const SHOWN: usize = 5;
+        if problems.is_empty() {
+            return;
         }
+        let mut text = problems[..problems.len().min(SHOWN)].join("; ");
+        if problems.len() > SHOWN {
+            text.push_str(&format!("; and {} more", problems.len() - SHOWN));
+        }
+        self.info_string(&format!("{text}; ignored"));
+    }
+
+    fn go(&mut self, g: GoParams) {
+        self.report_problems(&g.problems);
         if let Some(depth) = g.perft {
             self.perft(depth);
             return;
@@ -309,9 +320,7 @@ impl Session {
         let root = engine.position().clone();
         let multipv = engine.options.multipv > 1;
         let (limits, problems) = limits_for(&g, &root, use_millisec);
-        for p in &problems {
-            self.info_string(&format!("{p}; ignored"));
-        }
+        self.report_problems(&problems);
         self.draw_offered.store(g.draw, Ordering::SeqCst);
         let mated = legal_moves(&root).is_empty();
         let out = self.out.clone();
