@@ -7,8 +7,8 @@
 //! `stop`, `ponderhit` and `quit` are answered mid-search.
 //!
 //! The first of `uci`/`ucci` picks the dialect (the last one wins if both come). The engine
-//! (and its hash table) is built on a thread of its own at start-up, so the handshake is
-//! answered at once; the first command that needs the engine waits for it.
+//! (and its hash table) is built on a thread of its own once the handshake is answered, so
+//! the handshake is not delayed by it; the first command that needs the engine waits for it.
 //!
 //! Bad input never ends the loop: it is reported with `info string` and the last valid state
 //! is kept.
@@ -87,8 +87,9 @@ impl Out {
     }
 }
 
-/// The engine, still being built or ready.
+/// The engine: not yet built, being built on a thread, or ready.
 enum Slot {
+    NotStarted,
     Starting(JoinHandle<Engine>),
     Ready(Box<Engine>),
     Empty,
@@ -117,7 +118,6 @@ struct Session {
 /// Run the protocol loop until `quit` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
     let (tx, rx) = crossbeam_channel::unbounded::<String>();
-    let starting = std::thread::spawn(Engine::new);
     let _reader = std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -138,7 +138,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         .expect("spawn the input reader");
     let mut session = Session {
         dialect: Dialect::default(),
-        slot: Slot::Starting(starting),
+        slot: Slot::NotStarted,
         out: Out(Arc::new(Mutex::new(Sink {
             w: Box::new(output),
             pending: false,
@@ -163,7 +163,17 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
 }
 
 impl Session {
+    /// Build the engine (and its hash table) in the background, once.
+    fn prepare_engine(&mut self) {
+        if let Slot::NotStarted = self.slot {
+            self.slot = Slot::Starting(std::thread::spawn(Engine::new));
+        }
+    }
+
     fn engine(&mut self) -> &mut Engine {
+        if let Slot::NotStarted = self.slot {
+            self.slot = Slot::Ready(Box::default());
+        }
         if let Slot::Starting(_) = self.slot {
             let Slot::Starting(h) = std::mem::replace(&mut self.slot, Slot::Empty) else {
                 unreachable!()
@@ -245,6 +255,8 @@ impl Session {
     fn handshake(&mut self, d: Dialect) {
         self.dialect = d;
         self.out.send(&output::handshake(d));
+        // Only now: allocating the hash table must not delay the handshake.
+        self.prepare_engine();
     }
 
     /// Stop any search (its `bestmove` is written) and wait for it.
