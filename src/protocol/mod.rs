@@ -280,7 +280,14 @@ impl Session {
             }
         };
         match (spec.opt, v) {
-            (Opt::Hash, OptValue::Int(n)) => self.engine().set_hash_mb(n as usize),
+            (Opt::Hash, OptValue::Int(n)) => match physical_memory_mb() {
+                // Asking for more than the machine has would end the process, not the option.
+                Some(total) if n as u64 > total * 3 / 4 => self.info_string(&format!(
+                    "option '{name}': {n} MB is more than this machine can give \
+                     ({total} MB in all); unchanged"
+                )),
+                _ => self.engine().set_hash_mb(n as usize),
+            },
             (Opt::Threads, OptValue::Int(n)) => self.engine().set_threads(n as usize),
             (Opt::MultiPv, OptValue::Int(n)) => self.engine().options.multipv = n as usize,
             (Opt::MoveOverhead, OptValue::Int(n)) => {
@@ -413,6 +420,14 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Physical memory in MB, where the system says (Linux: `/proc/meminfo`).
+fn physical_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// The position a spec names, without touching the engine's.
