@@ -10,7 +10,7 @@ use crate::rules::RuleSet;
 use crate::search::{SearchFeatures, SearchInfo};
 use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtEntry};
 use crate::types::{Move, Value};
 use parking_lot::Mutex;
 use std::fmt;
@@ -76,6 +76,35 @@ pub struct EngineOptions {
     pub features: SearchFeatures,
     /// Repetition rules the search follows (Chinese by default).
     pub rules: RuleSet,
+    /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`).
+    pub use_book: bool,
+    /// Book file(s) as the GUI named them (UCCI `bookfiles`, UCI `BookFile`); empty = default.
+    pub book_files: String,
+    /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
+    /// (0..20, 20 = full strength).
+    pub strength: StrengthRequest,
+}
+
+/// What the GUI asked about playing strength; the search plays at full strength until
+/// something reads this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrengthRequest {
+    /// `UCI_LimitStrength`: honour `elo`.
+    pub limit: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `Skill Level`, 0..=20.
+    pub skill_level: u32,
+}
+
+impl Default for StrengthRequest {
+    fn default() -> Self {
+        StrengthRequest {
+            limit: false,
+            elo: 3000,
+            skill_level: 20,
+        }
+    }
 }
 
 impl Default for EngineOptions {
@@ -86,6 +115,9 @@ impl Default for EngineOptions {
             move_overhead: Duration::from_millis(30),
             features: SearchFeatures::default(),
             rules: RuleSet::default(),
+            use_book: true,
+            book_files: String::new(),
+            strength: StrengthRequest::default(),
         }
     }
 }
@@ -311,6 +343,15 @@ impl Engine {
             Some(tt) => tt.resize(mb),
             None => self.tt = Arc::new(TranspositionTable::new(mb)),
         }
+    }
+
+    /// What the hash table holds for `pos` (UCCI `probe`); an illegal stored move is dropped.
+    pub fn probe_hash(&self, pos: &Position) -> Option<TtEntry> {
+        let mut e = self.tt.probe(pos.key(), 0)?;
+        if e.mv.is_ok() && !pos.is_legal_move(e.mv) {
+            e.mv = Move::NONE;
+        }
+        Some(e)
     }
 
     /// Hash size in MB.

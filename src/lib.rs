@@ -14,6 +14,7 @@ pub mod movegen;
 pub mod movepick;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod thread;

@@ -1,4 +1,4 @@
-//! The `chuhan` binary: subcommands over the library.
+//! The `chuhan` binary: the protocol loop (no arguments) and subcommands over the library.
 
 use anyhow::{bail, Context, Result};
 use chuhan::perft;
@@ -6,7 +6,8 @@ use chuhan::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help)]";
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help)]
+  with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,7 +24,11 @@ fn run(args: &[String]) -> Result<()> {
         Some("match") => match_command(&args[1..]),
         Some("judge") => judge_command(&args[1..]),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
-        None => bail!("{USAGE}"),
+        None => {
+            let input = std::io::BufReader::new(std::io::stdin());
+            chuhan::protocol::run(input, std::io::stdout());
+            Ok(())
+        }
     }
 }
 

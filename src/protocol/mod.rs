@@ -1,0 +1,568 @@
+//! The protocol loop: UCCI and UCI as GUIs really speak them, on one tolerant reader.
+//!
+//! Data flows one way: a reader thread turns input into lines on a channel; the main loop
+//! parses each line into a [`Command`] (`command.rs`) and drives the [`Engine`]; the search
+//! reports through a listener that formats per dialect (`output.rs`) and writes through the
+//! one shared, locked, flushed [`Out`]. Because the search runs on its own thread, `isready`,
+//! `stop`, `ponderhit` and `quit` are answered mid-search.
+//!
+//! The first of `uci`/`ucci` picks the dialect (the last one wins if both come). The engine
+//! (and its hash table) is built on a thread of its own once the handshake is answered, so
+//! the handshake is not delayed by it; the first command that needs the engine waits for it.
+//!
+//! Bad input never ends the loop: it is reported with `info string` and the last valid state
+//! is kept.
+
+pub mod command;
+pub mod options;
+pub mod output;
+
+pub use command::{Command, CommandError, GoParams, PositionSpec};
+pub use output::Dialect;
+
+use crate::engine::{Engine, Listener, PositionError, SearchEvent};
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::rules::RuleSet;
+use crate::time::Limits;
+use crate::types::{Color, Move};
+use options::{Opt, Value as OptValue};
+use output::{InfoStyle, Verdict, VerdictInput};
+use parking_lot::Mutex;
+use std::collections::HashSet;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+struct Sink {
+    w: Box<dyn Write + Send>,
+    /// A `go` whose `bestmove` has not been written yet.
+    pending: bool,
+}
+
+/// The single writer to the GUI: every line is written whole and flushed at once.
+#[derive(Clone)]
+struct Out(Arc<Mutex<Sink>>);
+
+impl Out {
+    fn send<S: AsRef<str>>(&self, lines: &[S]) {
+        let mut s = self.0.lock();
+        Self::write(&mut s, lines);
+    }
+
+    fn write<S: AsRef<str>>(s: &mut Sink, lines: &[S]) {
+        for l in lines {
+            // A closed pipe means the GUI is gone; the reader will see end of input.
+            let _ = writeln!(s.w, "{}", l.as_ref());
+        }
+        let _ = s.w.flush();
+    }
+
+    fn line(&self, line: &str) {
+        self.send(&[line]);
+    }
+
+    fn begin_search(&self) {
+        self.0.lock().pending = true;
+    }
+
+    /// Write a search's final lines and mark it answered (atomically, for `stop`).
+    fn end_search(&self, lines: &[String]) {
+        let mut s = self.0.lock();
+        Self::write(&mut s, lines);
+        s.pending = false;
+    }
+
+    /// `stop`: true when a search is still to answer; otherwise answers an idle `stop`.
+    fn stop(&self, d: Dialect) -> bool {
+        let mut s = self.0.lock();
+        if s.pending {
+            return true;
+        }
+        if d == Dialect::Ucci {
+            Self::write(&mut s, &["nobestmove"]);
+        }
+        false
+    }
+}
+
+/// The engine: not yet built, being built on a thread, or ready.
+enum Slot {
+    NotStarted,
+    Starting(JoinHandle<Engine>),
+    Ready(Box<Engine>),
+    Empty,
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// One GUI session: the dialect, protocol-only settings and the engine.
+struct Session {
+    dialect: Dialect,
+    slot: Slot,
+    out: Out,
+    use_millisec: bool,
+    show_wdl: bool,
+    may_resign: bool,
+    /// The opponent offered a draw (`go draw`, `ponderhit draw`); read when the move is sent.
+    draw_offered: Arc<AtomicBool>,
+    reported_unknown: HashSet<String>,
+}
+
+/// Run the protocol loop until `quit` or the end of input.
+pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    let (tx, rx) = crossbeam_channel::unbounded::<String>();
+    let _reader = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut input = input;
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match input.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+        .expect("spawn the input reader");
+    let mut session = Session {
+        dialect: Dialect::default(),
+        slot: Slot::NotStarted,
+        out: Out(Arc::new(Mutex::new(Sink {
+            w: Box::new(output),
+            pending: false,
+        }))),
+        use_millisec: true,
+        show_wdl: false,
+        may_resign: false,
+        draw_offered: Arc::new(AtomicBool::new(false)),
+        reported_unknown: HashSet::new(),
+    };
+    let mut quit = false;
+    for line in rx.iter() {
+        if session.handle(&line) == Flow::Quit {
+            quit = true;
+            break;
+        }
+    }
+    session.shutdown();
+    if quit && session.dialect == Dialect::Ucci {
+        session.out.line("bye");
+    }
+}
+
+impl Session {
+    /// Build the engine (and its hash table) in the background, once.
+    fn prepare_engine(&mut self) {
+        if let Slot::NotStarted = self.slot {
+            self.slot = Slot::Starting(std::thread::spawn(Engine::new));
+        }
+    }
+
+    fn engine(&mut self) -> &mut Engine {
+        if let Slot::NotStarted = self.slot {
+            self.slot = Slot::Ready(Box::default());
+        }
+        if let Slot::Starting(_) = self.slot {
+            let Slot::Starting(h) = std::mem::replace(&mut self.slot, Slot::Empty) else {
+                unreachable!()
+            };
+            let engine = h.join().unwrap_or_else(|_| Engine::new());
+            self.slot = Slot::Ready(Box::new(engine));
+        }
+        match &mut self.slot {
+            Slot::Ready(e) => e,
+            _ => unreachable!("the engine is ready after joining"),
+        }
+    }
+
+    fn info_string(&self, text: &str) {
+        // One line: a newline inside would break the GUI's reader.
+        let text = text.replace(['\r', '\n'], " ");
+        self.out.line(&format!("info string {text}"));
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let cmd = match line.parse::<Command>() {
+            Ok(c) => c,
+            Err(CommandError::Empty) => return Flow::Continue,
+            Err(CommandError::Unknown(w)) => {
+                if self.reported_unknown.insert(w.clone()) {
+                    self.info_string(&format!("unknown command '{w}' ignored"));
+                }
+                return Flow::Continue;
+            }
+            Err(e) => {
+                self.info_string(&format!("{e}; ignored"));
+                return Flow::Continue;
+            }
+        };
+        match cmd {
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::Ucci => self.handshake(Dialect::Ucci),
+            Command::IsReady => {
+                self.engine();
+                self.out.line("readyok");
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position(spec) => {
+                let fen = spec.fen.as_deref();
+                if let Err(e) = self.engine().set_position(fen, &spec.moves) {
+                    self.info_string(&format!("{e}; position unchanged"));
+                }
+            }
+            Command::BanMoves(moves) => {
+                if let Err(e) = self.engine().ban_moves(&moves) {
+                    self.info_string(&format!("banmoves: {e}; banned moves unchanged"));
+                }
+            }
+            Command::NewGame => self.engine().new_game(),
+            Command::Go(g) => self.go(*g),
+            Command::Stop => {
+                if self.out.stop(self.dialect) {
+                    self.engine().stop();
+                }
+            }
+            Command::PonderHit { draw } => {
+                if draw {
+                    self.draw_offered.store(true, Ordering::SeqCst);
+                }
+                self.engine().ponderhit();
+            }
+            Command::Probe(spec) => self.probe(spec),
+            Command::Display => {
+                let text = self.engine().position().to_string();
+                let lines: Vec<&str> = text.lines().collect();
+                self.out.send(&lines);
+            }
+            Command::Ignored => {}
+            Command::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn handshake(&mut self, d: Dialect) {
+        self.dialect = d;
+        self.out.send(&output::handshake(d));
+        // Only now: allocating the hash table must not delay the handshake.
+        self.prepare_engine();
+    }
+
+    /// Stop any search (its `bestmove` is written) and wait for it.
+    fn shutdown(&mut self) {
+        if let Slot::Ready(e) = &mut self.slot {
+            e.stop();
+            e.wait();
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(spec) = options::lookup(name) else {
+            self.info_string(&format!("unknown option '{name}' ignored"));
+            return;
+        };
+        let v = match spec.parse(value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.info_string(&format!("option '{name}': {e}; unchanged"));
+                return;
+            }
+        };
+        match (spec.opt, v) {
+            (Opt::Hash, OptValue::Int(n)) => match physical_memory_mb() {
+                // Asking for more than the machine has would end the process, not the option.
+                Some(total) if n as u64 > total * 3 / 4 => self.info_string(&format!(
+                    "option '{name}': {n} MB is more than this machine can give \
+                     ({total} MB in all); unchanged"
+                )),
+                _ => self.engine().set_hash_mb(n as usize),
+            },
+            (Opt::Threads, OptValue::Int(n)) => self.engine().set_threads(n as usize),
+            (Opt::MultiPv, OptValue::Int(n)) => self.engine().options.multipv = n as usize,
+            (Opt::MoveOverhead, OptValue::Int(n)) => {
+                self.engine().options.move_overhead = Duration::from_millis(n as u64)
+            }
+            (Opt::ClearHash, _) => self.engine().clear_hash(),
+            (Opt::NewGame, _) => self.engine().new_game(),
+            (Opt::ShowWdl, OptValue::Bool(b)) => self.show_wdl = b,
+            (Opt::UseMillisec, OptValue::Bool(b)) => self.use_millisec = b,
+            (Opt::Resign, OptValue::Bool(b)) => self.may_resign = b,
+            (Opt::UseBook, OptValue::Bool(b)) => self.engine().options.use_book = b,
+            (Opt::BookFiles, OptValue::Text(t)) => self.engine().options.book_files = t,
+            (Opt::RepetitionRule, OptValue::Text(t)) => match t.parse::<RuleSet>() {
+                Ok(rules) => self.engine().options.rules = rules,
+                Err(e) => self.info_string(&format!("option '{name}': {e}; unchanged")),
+            },
+            (Opt::LimitStrength, OptValue::Bool(b)) => self.engine().options.strength.limit = b,
+            (Opt::Elo, OptValue::Int(n)) => self.engine().options.strength.elo = n as u32,
+            (Opt::SkillLevel, OptValue::Int(n)) => {
+                self.engine().options.strength.skill_level = n as u32
+            }
+            // Ponder needs nothing from us (the GUI sends `go ponder`); the rest is accepted.
+            _ => {}
+        }
+    }
+
+    /// One `info string` for a list of problems (a line of garbage must not flood the GUI).
+    fn report_problems(&self, problems: &[String]) {
+        const SHOWN: usize = 5;
+        if problems.is_empty() {
+            return;
+        }
+        let mut text = problems[..problems.len().min(SHOWN)].join("; ");
+        if problems.len() > SHOWN {
+            text.push_str(&format!("; and {} more", problems.len() - SHOWN));
+        }
+        self.info_string(&format!("{text}; ignored"));
+    }
+
+    fn go(&mut self, g: GoParams) {
+        self.report_problems(&g.problems);
+        if let Some(depth) = g.perft {
+            self.perft(depth);
+            return;
+        }
+        let (dialect, show_wdl, may_resign) = (self.dialect, self.show_wdl, self.may_resign);
+        let use_millisec = self.use_millisec;
+        let engine = self.engine();
+        // Answer any running search first, so that its `bestmove` cannot be mistaken for ours.
+        engine.stop();
+        engine.wait();
+        let root = engine.position().clone();
+        let multipv = engine.options.multipv > 1;
+        let (limits, problems) = limits_for(&g, &root, use_millisec);
+        self.report_problems(&problems);
+        self.draw_offered.store(g.draw, Ordering::SeqCst);
+        let mated = legal_moves(&root).is_empty();
+        let out = self.out.clone();
+        let draw_offered = Arc::clone(&self.draw_offered);
+        let style = InfoStyle {
+            dialect,
+            show_wdl,
+            multipv,
+        };
+        let listener: Listener = Arc::new(move |event| match event {
+            SearchEvent::Info(i) => out.line(&output::info(style, &i)),
+            SearchEvent::BestMove {
+                best,
+                ponder,
+                score,
+            } => {
+                let verdict = if dialect == Dialect::Ucci {
+                    output::verdict(VerdictInput {
+                        score,
+                        draw_offered: draw_offered.load(Ordering::SeqCst),
+                        may_resign,
+                        fullmove: root.fullmove(),
+                        quiet_plies: root.rule60(),
+                    })
+                } else {
+                    Verdict::Play
+                };
+                // UCCI's draw/resign need a ponder move to stand behind.
+                let ponder = match (ponder, best) {
+                    (None, Some(b)) if verdict != Verdict::Play => any_reply(&root, b),
+                    _ => ponder,
+                };
+                out.end_search(&output::bestmove(dialect, best, ponder, verdict, mated));
+            }
+        });
+        self.out.begin_search();
+        self.engine().go(limits, listener);
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if !(1..=12).contains(&depth) {
+            self.info_string(&format!("go perft: depth {depth} out of range 1..12"));
+            return;
+        }
+        let mut pos = self.engine().position().clone();
+        let start = Instant::now();
+        let rows = crate::perft::divide(&mut pos, depth);
+        let elapsed = start.elapsed();
+        let total: u64 = rows.iter().map(|(_, n)| n).sum();
+        let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        lines.push(format!(
+            "info string perft {depth}: {total} nodes in {} ms, {nps} nodes/second",
+            elapsed.as_millis()
+        ));
+        self.out.send(&lines);
+    }
+
+    fn probe(&mut self, spec: Option<PositionSpec>) {
+        let pos = match spec {
+            None => self.engine().position().clone(),
+            Some(s) => match build_position(&s) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.info_string(&format!("probe: {e}"));
+                    return;
+                }
+            },
+        };
+        let entry = self.engine().probe_hash(&pos);
+        self.out.line(&output::pophash(entry));
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Physical memory in MB, where the system says (Linux: `/proc/meminfo`).
+fn physical_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// The position a spec names, without touching the engine's.
+fn build_position(spec: &PositionSpec) -> Result<Position, PositionError> {
+    let mut pos = match &spec.fen {
+        None => Position::startpos(),
+        Some(f) => Position::from_fen(f).map_err(PositionError::Fen)?,
+    };
+    for (i, text) in spec.moves.iter().enumerate() {
+        let m = pos
+            .parse_move(text)
+            .map_err(|e| PositionError::Move(i + 1, e))?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
+/// Some legal reply after `best`, to carry UCCI's `draw`/`resign` when the PV is one move.
+fn any_reply(root: &Position, best: Move) -> Option<Move> {
+    let mut pos = root.clone();
+    if !pos.is_legal_move(best) {
+        return None;
+    }
+    pos.make_move(best);
+    legal_moves(&pos).as_slice().first().copied()
+}
+
+/// Turn `go` words into search limits for the side to move. UCCI clock words (`time`,
+/// `increment`, …) are milliseconds, or seconds when `usemillisec` is off; UCI's (`wtime`, …)
+/// are milliseconds and `w` is Red. `go` with no limit at all searches until `stop`.
+fn limits_for(g: &GoParams, pos: &Position, use_millisec: bool) -> (Limits, Vec<String>) {
+    let ucci_unit =
+        |v: f64| Duration::from_millis(if use_millisec { v } else { v * 1000.0 }.round() as u64);
+    let (time, increment) = match g.time {
+        Some(t) => (
+            Some(ucci_unit(t)),
+            g.increment.map(ucci_unit).unwrap_or_default(),
+        ),
+        None => {
+            let (t, inc) = match pos.side_to_move() {
+                Color::Red => (g.wtime, g.winc),
+                Color::Black => (g.btime, g.binc),
+            };
+            (
+                t.map(Duration::from_millis),
+                Duration::from_millis(inc.unwrap_or(0)),
+            )
+        }
+    };
+    let mut problems = Vec::new();
+    let mut search_moves = Vec::new();
+    for text in &g.search_moves {
+        match pos.parse_move(text) {
+            Ok(m) => search_moves.push(m),
+            Err(e) => problems.push(format!("go searchmoves: {e}")),
+        }
+    }
+    let mut limits = Limits {
+        time,
+        increment,
+        moves_to_go: g.movestogo.filter(|&n| n > 0),
+        movetime: g.movetime.map(Duration::from_millis),
+        depth: g.depth.map(|d| d.max(1)),
+        nodes: g.nodes,
+        mate: g.mate,
+        infinite: g.infinite,
+        ponder: g.ponder,
+        search_moves,
+    };
+    if !limits.ponder && limits.is_unbounded() {
+        limits.infinite = true;
+    }
+    (limits, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(s: &str) -> GoParams {
+        match s.parse::<Command>() {
+            Ok(Command::Go(g)) => *g,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn clocks_follow_the_side_and_the_unit() {
+        let red = Position::startpos();
+        let black = build_position(&PositionSpec {
+            fen: None,
+            moves: vec!["h2e2".into()],
+        })
+        .unwrap();
+        let g = go("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5");
+        let (l, _) = limits_for(&g, &red, true);
+        assert_eq!(l.time, Some(Duration::from_millis(1000)));
+        assert_eq!(l.increment, Duration::from_millis(10));
+        assert_eq!(l.moves_to_go, Some(5));
+        let (l, _) = limits_for(&g, &black, true);
+        assert_eq!(l.time, Some(Duration::from_millis(2000)));
+        assert_eq!(l.increment, Duration::from_millis(20));
+        let g = go("go time 60 increment 2 opptime 50");
+        let (l, _) = limits_for(&g, &black, false);
+        assert_eq!(l.time, Some(Duration::from_secs(60)));
+        assert_eq!(l.increment, Duration::from_secs(2));
+        let (l, _) = limits_for(&g, &black, true);
+        assert_eq!(l.time, Some(Duration::from_millis(60)));
+        assert!(!l.infinite);
+    }
+
+    #[test]
+    fn bare_go_is_infinite_and_searchmoves_are_checked() {
+        let pos = Position::startpos();
+        let (l, _) = limits_for(&go("go"), &pos, true);
+        assert!(l.infinite);
+        let (l, _) = limits_for(&go("go draw"), &pos, true);
+        assert!(l.infinite);
+        let (l, _) = limits_for(&go("go ponder"), &pos, true);
+        assert!(!l.infinite && l.ponder);
+        let (l, _) = limits_for(&go("go depth 0"), &pos, true);
+        assert_eq!(l.depth, Some(1));
+        let (l, problems) = limits_for(&go("go depth 3 searchmoves h2e2 a0a5 b2b8"), &pos, true);
+        assert_eq!(l.search_moves.len(), 1);
+        assert_eq!(problems.len(), 2);
+    }
+
+    #[test]
+    fn a_reply_exists_after_an_ordinary_move() {
+        let pos = Position::startpos();
+        let m = pos.parse_move("h2e2").unwrap();
+        assert!(any_reply(&pos, m).is_some());
+    }
+}
