@@ -23,7 +23,7 @@ fn fixed_depth(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
     let mut engine = Engine::new();
-    engine.set_hash_mb(16);
+    engine.set_hash_mb(16).unwrap();
     for (i, fen) in BENCH_FENS.iter().enumerate().step_by(10) {
         let expected = nodes_for(&mut engine, fen, 8);
         group.bench_function(format!("bench_fen_{i}_d8"), |b| {

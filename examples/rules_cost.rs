@@ -15,7 +15,7 @@ fn main() {
     let mut nodes = [0, 0];
     for _ in 0..runs {
         for (i, rules) in [RuleSet::Chinese, RuleSet::Draw].into_iter().enumerate() {
-            let r = run_with_rules(depth, 1, 16, rules);
+            let r = run_with_rules(depth, 1, 16, rules).expect("16 MB");
             nodes[i] = r.nodes;
             nps[i].push(r.nodes as f64 * 1000.0 / r.millis.max(1) as f64);
         }

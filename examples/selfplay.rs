@@ -78,8 +78,8 @@ fn main() {
             s.spawn(|| {
                 let mut full = Engine::new();
                 let mut other = Engine::new();
-                full.set_hash_mb(16);
-                other.set_hash_mb(16);
+                full.set_hash_mb(16).unwrap();
+                other.set_hash_mb(16).unwrap();
                 if feature != "none" && !other.options.features.disable(&feature) {
                     panic!("unknown feature {feature}");
                 }

@@ -65,19 +65,24 @@ pub struct BenchResult {
 
 /// Search every bench position to `depth` with one thread and a fresh 16 MB hash.
 pub fn run(depth: u32) -> BenchResult {
-    run_with(depth, 1, 16)
+    run_with(depth, 1, 16).expect("a 16 MB hash table")
 }
 
 /// The same with `threads` threads and a `hash_mb` table (the node count is then no signature).
-pub fn run_with(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+pub fn run_with(depth: u32, threads: usize, hash_mb: usize) -> Result<BenchResult, String> {
     run_with_rules(depth, threads, hash_mb, RuleSet::default())
 }
 
 /// The same under the repetition rules `rules` (to measure what the rules cost).
-pub fn run_with_rules(depth: u32, threads: usize, hash_mb: usize, rules: RuleSet) -> BenchResult {
+pub fn run_with_rules(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    rules: RuleSet,
+) -> Result<BenchResult, String> {
     let mut engine = Engine::new();
     engine.options.rules = rules;
-    engine.set_hash_mb(hash_mb);
+    engine.set_hash_mb(hash_mb)?;
     engine.set_threads(threads);
     let start = Instant::now();
     let mut nodes = 0;
@@ -93,10 +98,10 @@ pub fn run_with_rules(depth: u32, threads: usize, hash_mb: usize, rules: RuleSet
         let (_, _, _, infos) = engine.search_sync(limits);
         nodes += infos.last().map_or(0, |i| i.nodes);
     }
-    BenchResult {
+    Ok(BenchResult {
         nodes,
         millis: start.elapsed().as_millis() as u64,
-    }
+    })
 }
 
 #[cfg(test)]

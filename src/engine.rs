@@ -335,13 +335,22 @@ impl Engine {
     }
 
     /// Resize the hash table (stops any search).
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    /// Resize the hash table (stops any search). If the memory cannot be had, the old table
+    /// is kept and the error says how much was asked.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
         self.wait();
         let mb = mb.clamp(1, MAX_HASH_MB);
+        let old = self.tt.size_mb();
+        let failed = |_| format!("cannot allocate a {mb} MB hash table; kept {old} MB");
         match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.resize(mb),
-            None => self.tt = Arc::new(TranspositionTable::new(mb)),
+            Some(tt) => tt.resize(mb).map_err(failed),
+            None => {
+                let mut tt = TranspositionTable::new(1);
+                tt.resize(mb).map_err(failed)?;
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
         }
     }
 

@@ -47,7 +47,7 @@ fn bench_command(args: &[String]) -> Result<()> {
     let depth = number(0, "depth", chuhan::bench::DEFAULT_DEPTH as usize, 64)?;
     let threads = number(1, "threads", 1, chuhan::engine::MAX_THREADS)?;
     let hash = number(2, "hash size", 16, 65_536)?;
-    let r = chuhan::bench::run_with(depth as u32, threads, hash);
+    let r = chuhan::bench::run_with(depth as u32, threads, hash).map_err(anyhow::Error::msg)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "Total time (ms): {}", r.millis)?;
     writeln!(out, "Nodes searched: {}", r.nodes)?;

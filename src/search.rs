@@ -319,6 +319,20 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.completed_depth = depth;
+            // The root itself goes into the table too (the protocol's `probe` asks for it).
+            let best = &self.root_moves[0];
+            if best.score > -INFINITE {
+                let eval = self.frames[0].eval;
+                self.shared.tt.store(
+                    self.pos.key(),
+                    0,
+                    best.mv,
+                    best.score,
+                    eval,
+                    depth as i32,
+                    Bound::Exact,
+                );
+            }
             if self.id != 0 {
                 continue;
             }
@@ -697,28 +711,23 @@ impl<'a> Worker<'a> {
             legal += 1;
             let capture = self.pos.is_capture(m);
             let quiet_index = legal - 1;
-            // Shallow pruning of late quiet moves.
-            if self.shared.features.lmp && !in_check && !capture && best > -MATE_BOUND && ply > 0 {
-                let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-                if depth <= 6 && quiet_index as i32 >= lmp_limit {
-                    continue;
-                }
-            }
             let piece = self.pos.piece_on(m.from());
             self.frames[ply].mv = m;
             self.frames[ply].piece = piece;
             self.play(m);
             let gives_check = self.pos.in_check();
-            if self.shared.features.futility
-                && !in_check
-                && !capture
-                && !gives_check
-                && best > -MATE_BOUND
-                && depth <= 6
-                && eval + 100 + 90 * depth <= alpha
-            {
-                self.take_back();
-                continue;
+            // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
+            // and any whose node is far below alpha (futility). Checks are kept: they are how
+            // mates at the horizon are found.
+            if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= 6 {
+                let f = &self.shared.features;
+                let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                if (f.lmp && quiet_index as i32 >= lmp_limit)
+                    || (f.futility && eval + 100 + 90 * depth <= alpha)
+                {
+                    self.take_back();
+                    continue;
+                }
             }
             let ext = i32::from(
                 self.shared.features.check_extension

@@ -108,15 +108,23 @@ impl TranspositionTable {
             buckets: Vec::new(),
             generation: AtomicU64::new(0),
         };
-        tt.resize(mb);
+        if tt.resize(mb).is_err() {
+            // Fall back to the smallest table rather than fail: 1 MB can always be had.
+            let _ = tt.resize(1);
+        }
         tt
     }
 
-    /// Reallocate to about `mb` megabytes; the contents are lost.
-    pub fn resize(&mut self, mb: usize) {
+    /// Reallocate to about `mb` megabytes; the contents are lost. If the memory cannot be had,
+    /// the table keeps its old size and the error says so (the process is not aborted).
+    pub fn resize(&mut self, mb: usize) -> Result<(), std::collections::TryReserveError> {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
         self.buckets = Vec::new();
-        self.buckets.resize_with(count, Bucket::default);
+        buckets.resize_with(count, Bucket::default);
+        self.buckets = buckets;
+        Ok(())
     }
 
     /// Size in megabytes.

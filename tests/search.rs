@@ -80,7 +80,7 @@ fn after_move_wins(pos: &mut Position, n: u32) -> bool {
 
 fn search(fen: &str, limits: Limits, threads: usize) -> (Option<Move>, Option<i32>) {
     let mut e = Engine::new();
-    e.set_hash_mb(16);
+    e.set_hash_mb(16).unwrap();
     e.set_threads(threads);
     e.set_position(Some(fen), &[] as &[&str]).unwrap();
     let (best, _, score, _) = e.search_sync(limits);
@@ -143,7 +143,7 @@ fn having_no_move_loses() {
 fn best_moves_are_always_legal() {
     let text = include_str!("data/perft.epd");
     let mut e = Engine::new();
-    e.set_hash_mb(8);
+    e.set_hash_mb(8).unwrap();
     for line in text.lines().step_by(7) {
         let fen = line.split(';').next().unwrap().trim();
         e.set_position(Some(fen), &[] as &[&str]).unwrap();
@@ -182,7 +182,7 @@ fn one_thread_is_deterministic() {
     let fen = "2bakab1r/9/6n2/p3p1C1p/2P2nPc1/9/P3P3P/R1N1B4/1r2Cc3/2BAKAR2 b - - 3 14";
     let run = || {
         let mut e = Engine::new();
-        e.set_hash_mb(16);
+        e.set_hash_mb(16).unwrap();
         e.set_position(Some(fen), &[] as &[&str]).unwrap();
         let (best, _, score, infos) = e.search_sync(depth(9));
         (

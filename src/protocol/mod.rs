@@ -287,7 +287,11 @@ impl Session {
                     "option '{name}': {n} MB is more than this machine can give \
                      ({total} MB in all); unchanged"
                 )),
-                _ => self.engine().set_hash_mb(n as usize),
+                _ => {
+                    if let Err(e) = self.engine().set_hash_mb(n as usize) {
+                        self.info_string(&format!("option '{name}': {e}"));
+                    }
+                }
             },
             (Opt::Threads, OptValue::Int(n)) => self.engine().set_threads(n as usize),
             (Opt::MultiPv, OptValue::Int(n)) => self.engine().options.multipv = n as usize,
