@@ -24,6 +24,7 @@ fn fake(name: &str, proto: Protocol, args: &[&str]) -> EngineSpec {
         dir: None,
         proto,
         options: vec![("Hash".to_string(), "16".to_string())],
+        tc: None,
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// Usage text.
 pub const USAGE: &str = "\
-usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]...
+usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]... [tc=TC]
                     -engine ... [-engine ...] [options]
   -each KEY=V ...        applied to every engine (an engine's own keys win)
   -tc 10+0.1 | st=1 | depth=8 | nodes=20000
@@ -65,6 +65,7 @@ struct EngineDraft {
     dir: Option<PathBuf>,
     proto: Option<Protocol>,
     options: Vec<(String, String)>,
+    tc: Option<TimeControl>,
 }
 
 impl EngineDraft {
@@ -75,6 +76,7 @@ impl EngineDraft {
             "arg" => self.args.push(val.to_string()),
             "dir" => self.dir = Some(PathBuf::from(val)),
             "proto" => self.proto = Some(val.parse()?),
+            "tc" => self.tc = Some(TimeControl::parse(val)?),
             k if k.starts_with("option.") => self
                 .options
                 .push((k["option.".len()..].to_string(), val.to_string())),
@@ -221,6 +223,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             dir: d.dir.or_else(|| each.dir.clone()),
             proto: d.proto.or(each.proto).unwrap_or(Protocol::Ucci),
             options,
+            tc: d.tc.or(each.tc),
         });
     }
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
@@ -280,6 +283,13 @@ mod tests {
         assert!(parse_args(&args("-engine cmd=a")).is_err());
         assert!(parse_args(&args("-engine cmd=a -engine name=b")).is_err());
         assert!(parse_args(&args("-engine cmd=a -engine cmd=b -tc fast")).is_err());
+        let per_engine = parse_args(&args(
+            "-engine cmd=a tc=depth=4 -engine cmd=b -tc nodes=900",
+        ))
+        .unwrap();
+        assert_eq!(per_engine.engines[0].tc, Some(TimeControl::Depth(4)));
+        assert_eq!(per_engine.engines[1].tc, None);
+        assert!(parse_args(&args("-engine cmd=a tc=depth=0 -engine cmd=b")).is_err());
         assert!(parse_args(&args("-engine cmd=a -engine cmd=b -sprt elo0=5 elo1=0")).is_err());
         assert!(parse_args(&args(
             "-engine cmd=a -engine cmd=b -engine cmd=c -sprt elo1=5"

@@ -100,10 +100,10 @@ impl TimeControl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeForfeit;
 
-/// The clocks of one game.
+/// The clocks of one game (each side may have its own time control).
 #[derive(Clone, Debug)]
 pub struct Clock {
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     remaining: [u64; 2],
     margin_ms: u64,
     untimed_timeout_ms: u64,
@@ -113,15 +113,27 @@ impl Clock {
     /// Fresh clocks. `margin_ms` is the grace a move may overrun; `untimed_timeout_ms` bounds a
     /// fixed-depth or fixed-nodes move (past it the engine has not answered).
     pub fn new(tc: TimeControl, margin_ms: u64, untimed_timeout_ms: u64) -> Clock {
-        let base = match tc {
+        Clock::with_controls([tc, tc], margin_ms, untimed_timeout_ms)
+    }
+
+    /// Fresh clocks with a time control per side (indexed by colour).
+    pub fn with_controls(tc: [TimeControl; 2], margin_ms: u64, untimed_timeout_ms: u64) -> Clock {
+        let base = |t: TimeControl| match t {
             TimeControl::Increment { base_ms, .. } => base_ms,
             _ => 0,
         };
         Clock {
             tc,
-            remaining: [base; 2],
+            remaining: [base(tc[0]), base(tc[1])],
             margin_ms,
             untimed_timeout_ms,
+        }
+    }
+
+    fn increment(&self, side: Color) -> u64 {
+        match self.tc[side.index()] {
+            TimeControl::Increment { inc_ms, .. } => inc_ms,
+            _ => 0,
         }
     }
 
@@ -134,27 +146,31 @@ impl Clock {
     /// UCCI: `go time T increment I opptime O oppincrement I` (ms: we set `usemillisec`), and a
     /// fixed move time as `go time T movestogo 1` (UCCI has no `movetime`).
     pub fn go_command(&self, side: Color, proto: Protocol) -> String {
-        match (self.tc, proto) {
+        let (red, black) = (Color::Red.index(), Color::Black.index());
+        match (self.tc[side.index()], proto) {
             (TimeControl::Depth(d), _) => format!("go depth {d}"),
             (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
             (TimeControl::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
             (TimeControl::MoveTime(ms), Protocol::Ucci) => format!("go time {ms} movestogo 1"),
-            (TimeControl::Increment { inc_ms, .. }, Protocol::Uci) => format!(
-                "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-                self.remaining[Color::Red.index()],
-                self.remaining[Color::Black.index()]
+            (TimeControl::Increment { .. }, Protocol::Uci) => format!(
+                "go wtime {} btime {} winc {} binc {}",
+                self.remaining[red],
+                self.remaining[black],
+                self.increment(Color::Red),
+                self.increment(Color::Black)
             ),
             (TimeControl::Increment { inc_ms, .. }, Protocol::Ucci) => format!(
-                "go time {} increment {inc_ms} opptime {} oppincrement {inc_ms}",
+                "go time {} increment {inc_ms} opptime {} oppincrement {}",
                 self.remaining[side.index()],
-                self.remaining[side.flip().index()]
+                self.remaining[side.flip().index()],
+                self.increment(side.flip())
             ),
         }
     }
 
     /// How long `side` may take on this move before it forfeits.
     pub fn allowance(&self, side: Color) -> Duration {
-        let ms = match self.tc {
+        let ms = match self.tc[side.index()] {
             TimeControl::Increment { .. } => self.remaining[side.index()] + self.margin_ms,
             TimeControl::MoveTime(ms) => ms + self.margin_ms,
             TimeControl::Depth(_) | TimeControl::Nodes(_) => self.untimed_timeout_ms,
@@ -162,10 +178,11 @@ impl Clock {
         Duration::from_millis(ms)
     }
 
-    /// Whether the time control is timed (a late move is a time forfeit rather than "no answer").
-    pub fn is_timed(&self) -> bool {
+    /// Whether `side`'s time control is timed (a late move is a time forfeit rather than "no
+    /// answer").
+    pub fn is_timed(&self, side: Color) -> bool {
         matches!(
-            self.tc,
+            self.tc[side.index()],
             TimeControl::Increment { .. } | TimeControl::MoveTime(_)
         )
     }
@@ -175,7 +192,7 @@ impl Clock {
         if elapsed > self.allowance(side) {
             return Err(TimeForfeit);
         }
-        if let TimeControl::Increment { inc_ms, .. } = self.tc {
+        if let TimeControl::Increment { inc_ms, .. } = self.tc[side.index()] {
             let left = &mut self.remaining[side.index()];
             // Within the margin the clock stops at 1 ms rather than going negative.
             *left = left.saturating_sub(elapsed.as_millis() as u64).max(1) + inc_ms;
@@ -240,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn each_side_may_have_its_own_control() {
+        let mut c = Clock::with_controls(
+            [TimeControl::Depth(4), TimeControl::parse("5+0.05").unwrap()],
+            50,
+            60_000,
+        );
+        assert_eq!(c.go_command(Color::Red, Protocol::Uci), "go depth 4");
+        assert!(!c.is_timed(Color::Red) && c.is_timed(Color::Black));
+        c.charge(Color::Black, Duration::from_millis(1000)).unwrap();
+        assert_eq!(c.remaining(Color::Black), 4_050);
+        assert_eq!(
+            c.go_command(Color::Black, Protocol::Ucci),
+            "go time 4050 increment 50 opptime 0 oppincrement 0"
+        );
+        assert_eq!(c.allowance(Color::Red), Duration::from_millis(60_000));
+    }
+
+    #[test]
     fn forfeits_past_the_margin() {
         let mut c = Clock::new(TimeControl::parse("1+0").unwrap(), 100, 60_000);
         assert_eq!(c.allowance(Color::Red), Duration::from_millis(1100));
@@ -251,7 +286,7 @@ mod tests {
         assert!(m.charge(Color::Black, Duration::from_millis(140)).is_ok());
         assert!(m.charge(Color::Black, Duration::from_millis(160)).is_err());
         let d = Clock::new(TimeControl::Depth(5), 50, 2_000);
-        assert!(!d.is_timed());
+        assert!(!d.is_timed(Color::Red));
         assert_eq!(d.allowance(Color::Red), Duration::from_millis(2_000));
     }
 }

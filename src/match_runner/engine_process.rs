@@ -53,6 +53,8 @@ pub struct EngineSpec {
     pub proto: Protocol,
     /// Options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// Its own time control, overriding the match's `-tc` (e.g. two depths of one engine).
+    pub tc: Option<super::clock::TimeControl>,
 }
 
 /// Why an engine let us down.
@@ -458,6 +460,7 @@ mod tests {
             dir: None,
             proto: Protocol::Uci,
             options: vec![],
+            tc: None,
         };
         assert!(matches!(
             EngineProcess::start(&spec),

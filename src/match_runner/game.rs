@@ -133,7 +133,11 @@ pub fn play_game(
         }
     }
     let mut pos = opening.position();
-    let mut clock = Clock::new(settings.tc, settings.margin_ms, settings.untimed_timeout_ms);
+    let controls = [
+        red.spec().tc.unwrap_or(settings.tc),
+        black.spec().tc.unwrap_or(settings.tc),
+    ];
+    let mut clock = Clock::with_controls(controls, settings.margin_ms, settings.untimed_timeout_ms);
     let mut history: Vec<Move> = opening.moves.clone();
     // Scores from Red's view, per ply played by engines.
     let mut red_view: Vec<Option<i32>> = Vec::new();
@@ -163,7 +167,7 @@ pub fn play_game(
         ) {
             Ok(r) => r,
             Err(e) => {
-                record.verdict = fault_verdict(side, &e, clock.is_timed());
+                record.verdict = fault_verdict(side, &e, clock.is_timed(side));
                 return Some(record);
             }
         };
