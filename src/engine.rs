@@ -8,7 +8,8 @@ use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
 use crate::rules::RuleSet;
 use crate::search::{SearchFeatures, SearchInfo};
-use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
+pub use crate::strength::StrengthRequest;
+use crate::thread::{run_search, SearchOutcome, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtEntry};
 use crate::types::{Move, Value};
@@ -83,28 +84,6 @@ pub struct EngineOptions {
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
-}
-
-/// What the GUI asked about playing strength; the search plays at full strength until
-/// something reads this.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StrengthRequest {
-    /// `UCI_LimitStrength`: honour `elo`.
-    pub limit: bool,
-    /// `UCI_Elo`.
-    pub elo: u32,
-    /// `Skill Level`, 0..=20.
-    pub skill_level: u32,
-}
-
-impl Default for StrengthRequest {
-    fn default() -> Self {
-        StrengthRequest {
-            limit: false,
-            elo: 3000,
-            skill_level: 20,
-        }
-    }
 }
 
 impl Default for EngineOptions {
@@ -235,6 +214,10 @@ impl Engine {
         let no_moves = roots.is_empty();
         limits.search_moves = roots;
 
+        if self.options.strength.is_limited() {
+            let budget = self.options.strength.node_budget();
+            limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+        }
         let c = &self.control;
         c.stop.store(false, Ordering::SeqCst);
         c.stop_requested.store(false, Ordering::SeqCst);
@@ -253,7 +236,15 @@ impl Engine {
             .stack_size(SEARCH_STACK)
             .spawn(move || {
                 let report_listener = Arc::clone(&listener);
-                let report = move |info: SearchInfo| report_listener(SearchEvent::Info(info));
+                // Below full strength the last lines are kept for the weighted choice.
+                let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+                let keep_lines = options.strength.is_limited();
+                let report = |info: SearchInfo| {
+                    if keep_lines {
+                        lines.lock().push(info.clone());
+                    }
+                    report_listener(SearchEvent::Info(info))
+                };
                 let outcome = if no_moves {
                     None
                 } else {
@@ -264,7 +255,11 @@ impl Engine {
                         stop: &control.stop,
                         pondering: &control.pondering,
                         time: &control.time,
-                        multipv: options.multipv,
+                        multipv: if keep_lines {
+                            options.multipv.max(crate::strength::CANDIDATES)
+                        } else {
+                            options.multipv
+                        },
                         histories: &mut histories,
                         threads: options.threads,
                         report: &report,
@@ -278,6 +273,10 @@ impl Engine {
                 {
                     std::thread::sleep(Duration::from_micros(500));
                 }
+                let outcome = match outcome {
+                    Some(o) if keep_lines => Some(Self::weaken(o, &lines.lock(), &options, &pos)),
+                    other => other,
+                };
                 let event = match outcome {
                     Some(o) => SearchEvent::BestMove {
                         best: o.best,
@@ -300,6 +299,44 @@ impl Engine {
                 ponder: None,
                 score: None,
             }),
+        }
+    }
+
+    /// Below full strength: replace the best move by a weighted choice among the lines of the
+    /// deepest iteration that reported all of them.
+    fn weaken(
+        o: SearchOutcome,
+        lines: &[SearchInfo],
+        options: &EngineOptions,
+        pos: &Position,
+    ) -> SearchOutcome {
+        let Some(depth) = lines
+            .iter()
+            .filter(|i| i.multipv > 1)
+            .map(|i| i.depth)
+            .max()
+        else {
+            return o;
+        };
+        let mut last: Vec<&SearchInfo> = lines.iter().filter(|i| i.depth == depth).collect();
+        last.sort_by_key(|i| i.multipv);
+        last.dedup_by_key(|i| i.multipv);
+        let choices: Vec<(Move, Value)> = last
+            .iter()
+            .filter_map(|i| Some((*i.pv.first()?, i.score)))
+            .collect();
+        let random = crate::strength::clock_random(pos.key());
+        match options.strength.choose(&choices, random) {
+            Some(m) if Some(m) != o.best => {
+                let line = last.iter().find(|i| i.pv.first() == Some(&m));
+                SearchOutcome {
+                    best: Some(m),
+                    ponder: line.and_then(|i| i.pv.get(1).copied()),
+                    score: line.map_or(o.score, |i| i.score),
+                    ..o
+                }
+            }
+            _ => o,
         }
     }
 

@@ -17,6 +17,7 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod strength;
 pub mod thread;
 pub mod time;
 pub mod tt;

@@ -286,3 +286,28 @@ fn movetime_and_stop_end_the_search() {
     assert!(got_best);
     e.wait();
 }
+
+#[test]
+fn a_strength_limit_sees_less_and_varies_its_moves() {
+    let mut e = Engine::new();
+    e.options.strength.skill_level = 0;
+    let budget = e.options.strength.node_budget();
+    let mut moves = std::collections::HashSet::new();
+    for _ in 0..12 {
+        let (best, _, _, infos) = e.search_sync(depth(30));
+        let best = best.unwrap();
+        assert!(legal_moves(e.position()).contains(best));
+        assert!(infos.last().unwrap().nodes <= budget + 2_048);
+        moves.insert(best);
+    }
+    assert!(
+        moves.len() >= 2,
+        "a weak level should not always play the same move: {moves:?}"
+    );
+    // UCI_Elo only counts with UCI_LimitStrength.
+    let mut full = Engine::new();
+    full.options.strength.elo = 1000;
+    assert!(!full.options.strength.is_limited());
+    full.options.strength.limit = true;
+    assert_eq!(full.options.strength.skill(), 0);
+}

@@ -94,7 +94,7 @@ pub const HASH: Kind = Kind::Spin {
     max: crate::engine::MAX_HASH_MB as i64,
 };
 
-/// The whole table. Book and strength rows are accepted and stored in
+/// The whole table. Book rows are accepted and stored in
 /// `EngineOptions` but not announced until something reads them.
 pub const TABLE: &[Spec] = &[
     Spec {
@@ -205,27 +205,27 @@ pub const TABLE: &[Spec] = &[
     },
     Spec {
         opt: Opt::LimitStrength,
-        uci: None,
+        uci: Some("UCI_LimitStrength"),
         ucci: None,
         aliases: &["ucilimitstrength"],
         kind: Kind::Check(false),
     },
     Spec {
         opt: Opt::Elo,
-        uci: None,
+        uci: Some("UCI_Elo"),
         ucci: None,
-        aliases: &["ucielo", "elo"],
+        aliases: &["elo"],
         kind: Kind::Spin {
-            default: 3000,
-            min: 0,
-            max: 4000,
+            default: crate::strength::MAX_ELO as i64,
+            min: crate::strength::MIN_ELO as i64,
+            max: crate::strength::MAX_ELO as i64,
         },
     },
     Spec {
         opt: Opt::SkillLevel,
-        uci: None,
-        ucci: None,
-        aliases: &["skilllevel", "skill"],
+        uci: Some("Skill Level"),
+        ucci: Some("skilllevel"),
+        aliases: &["skill"],
         kind: Kind::Spin {
             default: 20,
             min: 0,

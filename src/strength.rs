@@ -1,0 +1,167 @@
+//! Playing below full strength, for human opponents (`Skill Level`, `UCI_LimitStrength` +
+//! `UCI_Elo`). Two honest handicaps, both growing as the level drops: a node budget per move
+//! (the engine sees less), and a random choice among the best few root moves weighted by their
+//! scores (it sometimes prefers a slightly worse move, rarely a much worse one).
+//!
+//! `UCI_Elo` maps linearly onto the 21 skill levels between [`MIN_ELO`] and [`MAX_ELO`]. That
+//! mapping is a convention, not a calibration against rated players: measure a level with
+//! `chuhan match` before you quote its Elo.
+
+use crate::types::{Move, Value, MATE_BOUND};
+
+/// `UCI_Elo` at skill level 0.
+pub const MIN_ELO: u32 = 1000;
+/// `UCI_Elo` at skill level 20 (full strength).
+pub const MAX_ELO: u32 = 2800;
+/// Full strength.
+pub const MAX_SKILL: u32 = 20;
+/// Root moves considered by the weighted choice.
+pub const CANDIDATES: usize = 4;
+
+/// What the GUI asked about playing strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrengthRequest {
+    /// `UCI_LimitStrength`: honour `elo`.
+    pub limit: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `Skill Level`, 0..=20.
+    pub skill_level: u32,
+}
+
+impl Default for StrengthRequest {
+    fn default() -> Self {
+        StrengthRequest {
+            limit: false,
+            elo: MAX_ELO,
+            skill_level: MAX_SKILL,
+        }
+    }
+}
+
+impl StrengthRequest {
+    /// The level in force, 0..=20: the lower of `Skill Level` and, when limited, `UCI_Elo`'s level.
+    pub fn skill(&self) -> u32 {
+        let from_elo = if self.limit {
+            let elo = self.elo.clamp(MIN_ELO, MAX_ELO);
+            (elo - MIN_ELO) * MAX_SKILL / (MAX_ELO - MIN_ELO)
+        } else {
+            MAX_SKILL
+        };
+        self.skill_level.min(from_elo).min(MAX_SKILL)
+    }
+
+    /// Whether any handicap applies.
+    pub fn is_limited(&self) -> bool {
+        self.skill() < MAX_SKILL
+    }
+
+    /// Nodes per move at this level: 100 at level 0, doubling about every two levels.
+    pub fn node_budget(&self) -> u64 {
+        (100.0 * 2f64.powf(self.skill() as f64 * 0.55)) as u64
+    }
+
+    /// Softness of the choice in score units: 240 at level 0, 12 at level 19.
+    pub fn temperature(&self) -> f64 {
+        (MAX_SKILL - self.skill()) as f64 * 12.0
+    }
+
+    /// Choose among `lines` (move and score, best first) with weights exp((score - best) / T);
+    /// `random` is uniform in [0, 1). A forced mate is never thrown away.
+    pub fn choose(&self, lines: &[(Move, Value)], random: f64) -> Option<Move> {
+        let (_, best) = *lines.first()?;
+        if !self.is_limited() || best.abs() >= MATE_BOUND {
+            return Some(lines[0].0);
+        }
+        let t = self.temperature().max(1.0);
+        let weights: Vec<f64> = lines
+            .iter()
+            .take(CANDIDATES)
+            .map(|&(_, s)| (((s.max(-MATE_BOUND) - best) as f64) / t).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = random.clamp(0.0, 1.0) * total;
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return Some(lines[i].0);
+            }
+            x -= w;
+        }
+        Some(lines[weights.len() - 1].0)
+    }
+}
+
+/// A random number in [0, 1) from the clock and a salt (no crate needed for so little).
+pub fn clock_random(salt: u64) -> f64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut z = nanos ^ salt.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Square, MATE};
+
+    fn mv(i: usize) -> Move {
+        Move::new(Square::new(i), Square::new(i + 9))
+    }
+
+    #[test]
+    fn levels_from_skill_and_elo() {
+        let full = StrengthRequest::default();
+        assert_eq!(full.skill(), 20);
+        assert!(!full.is_limited());
+        let s = StrengthRequest {
+            skill_level: 5,
+            ..full
+        };
+        assert_eq!(s.skill(), 5);
+        let e = StrengthRequest {
+            limit: true,
+            elo: 1900,
+            ..full
+        };
+        assert_eq!(e.skill(), 10);
+        // Elo is ignored unless UCI_LimitStrength is on.
+        assert_eq!(StrengthRequest { elo: 1000, ..full }.skill(), 20);
+        assert!(
+            StrengthRequest {
+                skill_level: 0,
+                ..full
+            }
+            .node_budget()
+                < s.node_budget()
+        );
+    }
+
+    #[test]
+    fn weighted_choice_prefers_better_moves() {
+        let lines = [(mv(1), 50), (mv(2), 40), (mv(3), -300), (mv(4), -900)];
+        let weak = StrengthRequest {
+            skill_level: 0,
+            ..Default::default()
+        };
+        let picks: Vec<Move> = (0..100)
+            .map(|i| weak.choose(&lines, i as f64 / 100.0).unwrap())
+            .collect();
+        let count = |m: Move| picks.iter().filter(|&&p| p == m).count();
+        assert!(count(mv(1)) > count(mv(3)) && count(mv(3)) > count(mv(4)));
+        assert!(
+            count(mv(2)) > 0,
+            "a weak level sometimes plays the second best"
+        );
+        // Full strength always plays the best; a mate is never thrown away.
+        assert_eq!(StrengthRequest::default().choose(&lines, 0.99), Some(mv(1)));
+        let mate = [(mv(1), MATE - 3), (mv(2), 40)];
+        assert_eq!(weak.choose(&mate, 0.99), Some(mv(1)));
+        assert_eq!(weak.choose(&[], 0.5), None);
+        let r = clock_random(7);
+        assert!((0.0..1.0).contains(&r));
+    }
+}
