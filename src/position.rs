@@ -601,6 +601,37 @@ impl Position {
         }
     }
 
+    /// The same position with the colours swapped: every piece changes colour and its rank is
+    /// mirrored, and the other side moves (history and counters start afresh). Evaluation and
+    /// rules must treat both alike, which tests check with this.
+    pub fn color_flipped(&self) -> Position {
+        let mut board = String::new();
+        for rank in 0..RANK_NB {
+            let mut empty = 0u8;
+            for file in 0..FILE_NB {
+                match self.board[Square::from_coords(file, rank).index()] {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            board.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        let c = Piece::new(p.color().flip(), p.kind()).to_char();
+                        board.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                board.push(char::from(b'0' + empty));
+            }
+            if rank + 1 < RANK_NB {
+                board.push('/');
+            }
+        }
+        let side = if self.side == Color::Red { 'b' } else { 'w' };
+        Position::from_fen(&format!("{board} {side}")).expect("a flipped valid position is valid")
+    }
+
     /// Forget the history before the current position (the repetition rules then start here).
     pub fn clear_history(&mut self) {
         let last = *self.state();

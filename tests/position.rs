@@ -300,3 +300,15 @@ fn stalemate_has_no_moves() {
     assert!(!p.in_check());
     assert!(legal_moves(&p).is_empty());
 }
+
+#[test]
+fn colour_flip_swaps_sides_and_mirrors_ranks() {
+    let start = Position::startpos();
+    let flipped = start.color_flipped();
+    assert_eq!(flipped.side_to_move(), Color::Black);
+    assert_eq!(flipped.to_fen(), START_FEN.replace(" w ", " b "));
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let p = pos(fen);
+    assert_eq!(p.color_flipped().color_flipped().to_fen(), fen);
+    assert_eq!(legal_moves(&p).len(), legal_moves(&p.color_flipped()).len());
+}

@@ -207,25 +207,7 @@ fn ruling(fen: &str, moves: &str, rules: RuleSet) -> (Outcome, String) {
 
 /// The same game with colours swapped (ranks mirrored, case swapped, moves mirrored).
 fn mirrored(fen: &str, moves: &str) -> (String, String) {
-    let mut fields = fen.split_whitespace();
-    let board: Vec<String> = fields
-        .next()
-        .unwrap()
-        .split('/')
-        .rev()
-        .map(|r| {
-            r.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let side = if fields.next() == Some("b") { "w" } else { "b" };
+    let flipped = Position::from_fen(fen).unwrap().color_flipped().to_fen();
     let flip = |s: &str| {
         let sq = Square::parse(s).unwrap();
         Square::from_coords(sq.file(), 9 - sq.rank()).to_string()
@@ -234,10 +216,7 @@ fn mirrored(fen: &str, moves: &str) -> (String, String) {
         .split_whitespace()
         .map(|m| format!("{}{}", flip(&m[..2]), flip(&m[2..])))
         .collect();
-    (
-        format!("{} {side} - - 0 1", board.join("/")),
-        moves.join(" "),
-    )
+    (flipped, moves.join(" "))
 }
 
 fn swap(o: Outcome) -> Outcome {

@@ -33,26 +33,7 @@ const MATES: &[(u32, &str)] = &[
 
 /// The same position with colours swapped (ranks mirrored, case swapped, other side to move).
 fn color_flip(fen: &str) -> String {
-    let mut fields = fen.split_whitespace();
-    let board: Vec<String> = fields
-        .next()
-        .unwrap()
-        .split('/')
-        .rev()
-        .map(|r| {
-            r.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let side = if fields.next() == Some("w") { "b" } else { "w" };
-    format!("{} {side} - - 0 1", board.join("/"))
+    Position::from_fen(fen).unwrap().color_flipped().to_fen()
 }
 
 /// Whether the side to move wins by force within `n` of its moves (no legal reply = loss).
