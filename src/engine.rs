@@ -3,6 +3,7 @@
 //! final move arrive through a listener callback, so the caller's thread stays free to read
 //! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
 
+use crate::book::{Book, BookError};
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
@@ -77,10 +78,9 @@ pub struct EngineOptions {
     pub features: SearchFeatures,
     /// Repetition rules the search follows (Chinese by default).
     pub rules: RuleSet,
-    /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`).
+    /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`);
+    /// off for the library, on for GUIs (`Engine::for_gui`).
     pub use_book: bool,
-    /// Book file(s) as the GUI named them (UCCI `bookfiles`, UCI `BookFile`); empty = default.
-    pub book_files: String,
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
@@ -94,8 +94,7 @@ impl Default for EngineOptions {
             move_overhead: Duration::from_millis(30),
             features: SearchFeatures::default(),
             rules: RuleSet::default(),
-            use_book: true,
-            book_files: String::new(),
+            use_book: false,
             strength: StrengthRequest::default(),
         }
     }
@@ -117,6 +116,7 @@ pub struct Engine {
     control: Arc<Control>,
     job: Option<JoinHandle<Vec<History>>>,
     histories: Vec<History>,
+    book: Arc<Book>,
     /// Current settings (threads, MultiPV, overhead).
     pub options: EngineOptions,
 }
@@ -146,8 +146,26 @@ impl Engine {
             }),
             job: None,
             histories: Vec::new(),
+            book: Arc::new(Book::default()),
             options: EngineOptions::default(),
         }
+    }
+
+    /// An engine as GUIs expect it: the built-in opening book loaded and in use.
+    pub fn for_gui() -> Engine {
+        let mut e = Engine::new();
+        e.book = Arc::new(Book::built_in());
+        e.options.use_book = true;
+        e
+    }
+
+    /// Replace the opening book by the lines of a file (see `book.rs`); on error the old book
+    /// stays.
+    pub fn load_book(&mut self, path: &str) -> Result<usize, BookError> {
+        let book = Book::load(path)?;
+        let positions = book.len();
+        self.book = Arc::new(book);
+        Ok(positions)
     }
 
     /// The current position.
@@ -212,6 +230,20 @@ impl Engine {
             roots.retain(|m| limits.search_moves.contains(m));
         }
         let no_moves = roots.is_empty();
+        // A book move answers a game move (clock or move time) at once; analysis (infinite,
+        // ponder) and fixed depth, nodes or mate searches always search.
+        let analysing = limits.infinite
+            || limits.ponder
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some();
+        let book_move = if self.options.use_book && !analysing {
+            self.book
+                .choose(&self.pos, crate::strength::clock_random(self.pos.key()))
+                .filter(|m| roots.contains(m))
+        } else {
+            None
+        };
         limits.search_moves = roots;
 
         if self.options.strength.is_limited() {
@@ -245,7 +277,16 @@ impl Engine {
                     }
                     report_listener(SearchEvent::Info(info))
                 };
-                let outcome = if no_moves {
+                let outcome = if let Some(m) = book_move {
+                    Some(SearchOutcome {
+                        best: Some(m),
+                        ponder: None,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                        pv: vec![m],
+                    })
+                } else if no_moves {
                     None
                 } else {
                     Some(run_search(SearchRequest {

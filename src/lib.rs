@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod bench;
 pub mod bitboard;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod history;

@@ -632,6 +632,30 @@ impl Position {
         Position::from_fen(&format!("{board} {side}")).expect("a flipped valid position is valid")
     }
 
+    /// The same position mirrored left-right (file a ↔ file i), same side to move, fresh history.
+    pub fn mirrored(&self) -> Position {
+        let mut pos = self.clone();
+        pos.board = [None; SQUARE_NB];
+        pos.by_color = [Bitboard::EMPTY; 2];
+        pos.by_kind = [Bitboard::EMPTY; 7];
+        for sq in self.occupied() {
+            if let Some(p) = self.board[sq.index()] {
+                pos.put(p, sq.mirror_file());
+            }
+        }
+        let checkers =
+            pos.king_attackers(pos.king[pos.side.index()], pos.side.flip(), pos.occupied());
+        let st = StateInfo {
+            key: pos.compute_key(),
+            checkers,
+            mv: Move::NONE,
+            captured: None,
+            ..*self.state()
+        };
+        pos.history = vec![st];
+        pos
+    }
+
     /// Forget the history before the current position (the repetition rules then start here).
     pub fn clear_history(&mut self) {
         let last = *self.state();

@@ -668,7 +668,7 @@ fn options_in_both_forms_and_dialects() {
         "setoption newgame",
         "setoption ponder true",
         "setoption usebook false",
-        "setoption bookfiles ./book.obk",
+        "setoption bookfiles book/openings.txt",
         "setoption name Repetition Rule value ChineseRule",
         "setoption name Repetition Rule value AsianRule",
         "setoption name Sixty Move Rule value true",
@@ -884,5 +884,44 @@ fn repetition_rule_option_changes_what_the_search_plays() {
             .iter()
             .any(|l| l.starts_with("option name Repetition Rule type combo default ChineseRule")),
         "{handshake:?}"
+    );
+}
+
+#[test]
+fn the_opening_book_answers_game_moves_but_not_analysis() {
+    let book = chuhan::book::Book::built_in();
+    let start = chuhan::position::Position::startpos();
+    let book_moves: Vec<String> = book
+        .moves(&start)
+        .iter()
+        .map(|(m, _)| m.to_string())
+        .collect();
+    let mut s = Session::with("ucci");
+    s.send("position startpos");
+    s.send("go time 60000 increment 0 opptime 60000 oppincrement 0");
+    let lines = s.bestmove();
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(book_moves.contains(&best), "{best} not in {book_moves:?}");
+    // Without the book the engine searches (and reports how).
+    s.send("setoption usebook false");
+    s.send("go time 60000 increment 0 opptime 60000 oppincrement 0");
+    let lines = s.bestmove();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    // A missing book file is reported and changes nothing.
+    s.send("setoption bookfiles /nonexistent/book.txt");
+    let said = s.sync();
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("info string") && l.contains("book unchanged")),
+        "{said:?}"
     );
 }

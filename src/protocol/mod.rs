@@ -167,19 +167,19 @@ impl Session {
     /// Build the engine (and its hash table) in the background, once.
     fn prepare_engine(&mut self) {
         if let Slot::NotStarted = self.slot {
-            self.slot = Slot::Starting(std::thread::spawn(Engine::new));
+            self.slot = Slot::Starting(std::thread::spawn(Engine::for_gui));
         }
     }
 
     fn engine(&mut self) -> &mut Engine {
         if let Slot::NotStarted = self.slot {
-            self.slot = Slot::Ready(Box::default());
+            self.slot = Slot::Ready(Box::new(Engine::for_gui()));
         }
         if let Slot::Starting(_) = self.slot {
             let Slot::Starting(h) = std::mem::replace(&mut self.slot, Slot::Empty) else {
                 unreachable!()
             };
-            let engine = h.join().unwrap_or_else(|_| Engine::new());
+            let engine = h.join().unwrap_or_else(|_| Engine::for_gui());
             self.slot = Slot::Ready(Box::new(engine));
         }
         match &mut self.slot {
@@ -304,7 +304,11 @@ impl Session {
             (Opt::UseMillisec, OptValue::Bool(b)) => self.use_millisec = b,
             (Opt::Resign, OptValue::Bool(b)) => self.may_resign = b,
             (Opt::UseBook, OptValue::Bool(b)) => self.engine().options.use_book = b,
-            (Opt::BookFiles, OptValue::Text(t)) => self.engine().options.book_files = t,
+            (Opt::BookFiles, OptValue::Text(t)) => {
+                if let Err(e) = self.engine().load_book(&t) {
+                    self.info_string(&format!("option '{name}': {e}; book unchanged"));
+                }
+            }
             (Opt::RepetitionRule, OptValue::Text(t)) => match t.parse::<RuleSet>() {
                 Ok(rules) => self.engine().options.rules = rules,
                 Err(e) => self.info_string(&format!("option '{name}': {e}; unchanged")),

@@ -94,8 +94,7 @@ pub const HASH: Kind = Kind::Spin {
     max: crate::engine::MAX_HASH_MB as i64,
 };
 
-/// The whole table. Book rows are accepted and stored in
-/// `EngineOptions` but not announced until something reads them.
+/// The whole table: every option either dialect may send, and what each one announces.
 pub const TABLE: &[Spec] = &[
     Spec {
         opt: Opt::UseMillisec,
@@ -181,16 +180,16 @@ pub const TABLE: &[Spec] = &[
     },
     Spec {
         opt: Opt::UseBook,
-        uci: None,
-        ucci: None,
-        aliases: &["usebook", "ownbook"],
+        uci: Some("OwnBook"),
+        ucci: Some("usebook"),
+        aliases: &[],
         kind: Kind::Check(true),
     },
     Spec {
         opt: Opt::BookFiles,
-        uci: None,
-        ucci: None,
-        aliases: &["bookfiles", "bookfile", "book"],
+        uci: Some("BookFile"),
+        ucci: Some("bookfiles"),
+        aliases: &["book"],
         kind: Kind::Text(""),
     },
     Spec {
