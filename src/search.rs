@@ -372,15 +372,14 @@ impl<'a> Worker<'a> {
         let nodes = sh.total_nodes().max(self.nodes);
         let ms = elapsed.as_millis() as u64;
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
-            let searched = i < self.pv_idx || (i == self.pv_idx && rm.score > -INFINITE) || i == 0;
-            let (score, d) = if rm.score == -INFINITE {
+            // A line not (fully) searched at this depth reports its previous iteration.
+            let (score, d) = if rm.score > -INFINITE {
+                (rm.score, depth)
+            } else if rm.prev_score > -INFINITE {
                 (rm.prev_score, depth.saturating_sub(1).max(1))
             } else {
-                (rm.score, depth)
-            };
-            if score == -INFINITE || !searched && rm.score == -INFINITE {
                 continue;
-            }
+            };
             (sh.report)(SearchInfo {
                 depth: d,
                 seldepth: rm.seldepth.max(d),
