@@ -241,9 +241,11 @@ impl<'a> Worker<'a> {
         self.history
     }
 
+    /// Whether to unwind. The first iteration always completes (it takes microseconds), so
+    /// even a search stopped at once answers with a searched move, not the first legal one.
     #[inline(always)]
     fn stopped(&self) -> bool {
-        self.shared.stop.load(Ordering::Relaxed)
+        self.completed_depth > 0 && self.shared.stop.load(Ordering::Relaxed)
     }
 
     fn publish_nodes(&self) {
@@ -297,8 +299,10 @@ impl<'a> Worker<'a> {
             }
             self.root_depth = depth as i32;
             self.best_move_changes *= 0.5;
+            // Scores are per iteration: -INFINITE until a move is searched at this depth.
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
+                rm.score = -INFINITE;
             }
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;

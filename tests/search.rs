@@ -292,3 +292,28 @@ fn a_strength_limit_sees_less_and_varies_its_moves() {
     full.options.strength.limit = true;
     assert_eq!(full.options.strength.skill(), 0);
 }
+
+#[test]
+fn a_search_stopped_at_once_still_answers_with_a_searched_move() {
+    let mut e = Engine::new();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    e.go(
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        std::sync::Arc::new(move |ev| {
+            let _ = tx.send(ev);
+        }),
+    );
+    e.stop();
+    let events: Vec<_> = rx
+        .iter()
+        .take_while(|ev| !matches!(ev, chuhan::engine::SearchEvent::BestMove { .. }))
+        .collect();
+    e.wait();
+    // The first iteration always completes, so its line is reported and played.
+    assert!(events
+        .iter()
+        .any(|ev| matches!(ev, chuhan::engine::SearchEvent::Info(i) if i.depth >= 1)));
+}

@@ -336,12 +336,12 @@ pub fn parse_go(words: &[&str]) -> GoParams {
             "infinite" => g.infinite = true,
             "ponder" => g.ponder = true,
             "draw" => g.draw = true,
-            "depth" => number!(g.depth, |v: &str| v.parse::<u32>().ok()),
-            "nodes" => number!(g.nodes, |v: &str| v.parse::<u64>().ok()),
-            "mate" => number!(g.mate, |v: &str| v.parse::<u32>().ok()),
+            "depth" => number!(g.depth, |v: &str| saturating::<u32>(v)),
+            "nodes" => number!(g.nodes, |v: &str| saturating::<u64>(v)),
+            "mate" => number!(g.mate, |v: &str| saturating::<u32>(v)),
             "perft" => number!(g.perft, |v: &str| v.parse::<u32>().ok()),
-            "movestogo" => number!(g.movestogo, parse_count),
-            "oppmovestogo" => number!(g.oppmovestogo, parse_count),
+            "movestogo" => number!(g.movestogo, |v: &str| saturating::<u32>(v)),
+            "oppmovestogo" => number!(g.oppmovestogo, |v: &str| saturating::<u32>(v)),
             "movetime" => number!(g.movetime, parse_ms),
             "wtime" => number!(g.wtime, parse_ms),
             "btime" => number!(g.btime, parse_ms),
@@ -378,8 +378,33 @@ fn parse_ms(v: &str) -> Option<u64> {
     parse_clock(v).map(|x| x as u64)
 }
 
-fn parse_count(v: &str) -> Option<u32> {
-    v.parse::<u32>().ok()
+/// A whole-number limit, forgiving at the edges: a value below 1 counts as 1 and one too big
+/// for the type as its maximum (a GUI's garbage must still end in a `bestmove`, never in an
+/// endless search). Anything that is not a whole number is refused.
+fn saturating<T: TryFrom<u128> + From<u8> + Bounded>(v: &str) -> Option<T> {
+    let (negative, digits) = match v.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, v.strip_prefix('+').unwrap_or(v)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if negative {
+        return Some(T::from(1));
+    }
+    let n: u128 = digits.parse().unwrap_or(u128::MAX);
+    Some(T::try_from(n.max(1)).unwrap_or(T::MAX))
+}
+
+/// The largest value of a limit type.
+trait Bounded {
+    const MAX: Self;
+}
+impl Bounded for u32 {
+    const MAX: u32 = u32::MAX;
+}
+impl Bounded for u64 {
+    const MAX: u64 = u64::MAX;
 }
 
 #[cfg(test)]
@@ -395,6 +420,19 @@ mod tests {
             Command::Go(g) => *g,
             c => panic!("{s}: {c:?}"),
         }
+    }
+
+    #[test]
+    fn limits_saturate_instead_of_vanishing() {
+        let g = go("go depth -5 nodes 99999999999999999999999 movestogo 0");
+        assert_eq!(
+            (g.depth, g.nodes, g.movestogo),
+            (Some(1), Some(u64::MAX), Some(1))
+        );
+        assert!(g.problems.is_empty(), "{:?}", g.problems);
+        let g = go("go depth ten mate 3.5");
+        assert_eq!((g.depth, g.mate), (None, None));
+        assert_eq!(g.problems.len(), 2);
     }
 
     #[test]
@@ -554,8 +592,9 @@ mod tests {
         let g = go("go fast please depth 3");
         assert_eq!(g.depth, Some(3));
         assert_eq!(g.problems.len(), 2);
+        // Out-of-range limits saturate rather than vanish (see `saturating`).
         let g = go("go nodes -5 depth 99999999999");
-        assert_eq!(g.problems.len(), 2);
+        assert_eq!((g.nodes, g.depth), (Some(1), Some(u32::MAX)));
         let g = go("go wtime");
         assert_eq!(g.problems.len(), 1);
     }
