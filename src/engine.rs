@@ -3,6 +3,7 @@
 //! final move arrive through a listener callback, so the caller's thread stays free to read
 //! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
 
+use crate::eval::{default_tables, Tables};
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
@@ -83,6 +84,9 @@ pub struct EngineOptions {
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
+    /// Evaluation tables to search with instead of the built-in ones (for self-play between
+    /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
+    pub eval: Option<Arc<Tables>>,
 }
 
 /// What the GUI asked about playing strength; the search plays at full strength until
@@ -118,6 +122,7 @@ impl Default for EngineOptions {
             use_book: true,
             book_files: String::new(),
             strength: StrengthRequest::default(),
+            eval: None,
         }
     }
 }
@@ -270,6 +275,10 @@ impl Engine {
                         report: &report,
                         features: options.features,
                         rules: options.rules,
+                        eval: match &options.eval {
+                            Some(t) => t,
+                            None => default_tables(),
+                        },
                     }))
                 };
                 // Infinite and ponder searches report their move only when told to.
