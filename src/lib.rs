@@ -20,5 +20,6 @@ pub mod search;
 pub mod thread;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod zobrist;
