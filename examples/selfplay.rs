@@ -1,16 +1,19 @@
 //! Quick in-process self-play for search ablation: the full engine against one with a search
-//! feature switched off, at a fixed node count per move, over paired openings.
+//! feature switched off, at a fixed node count per move, over paired openings. With
+//! `params=FILE` the opponent is instead the full engine evaluating with the `Params` literal in
+//! FILE (as `chuhan tune fit` prints it), to measure a change of the evaluation's numbers.
 //!
-//! `cargo run --release --example selfplay -- <feature|none> <nodes> <pairs> [threads]`
-//! Prints W/D/L of the full engine and the Elo difference with its 95 % error bar.
+//! `cargo run --release --example selfplay -- <feature|none|params=FILE> <nodes> <pairs> [threads]`
+//! Prints W/D/L of the full (built-in) engine and the Elo difference with its 95 % error bar.
 //! (The real match runner is `chuhan match`; this exists to measure features quickly.)
 
 use chuhan::engine::Engine;
+use chuhan::eval::Tables;
 use chuhan::movegen::legal_moves;
 use chuhan::position::Position;
 use chuhan::time::Limits;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 const FIRST: [&str; 12] = [
     "h2e2", "b2e2", "g3g4", "c3c4", "c0e2", "g0e2", "b0c2", "h0g2", "h2d2", "b2f2", "h2g2", "i0i1",
@@ -66,6 +69,11 @@ fn main() {
     let nodes: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let pairs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(54);
     let threads: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let other_eval = feature.strip_prefix("params=").map(|path| {
+        let text = std::fs::read_to_string(path).expect("readable parameter file");
+        let params = chuhan::tune::params_from_rust(&text).expect("a Params literal");
+        Arc::new(Tables::new(params))
+    });
     let openings: Vec<[&str; 2]> = FIRST
         .iter()
         .flat_map(|a| REPLY.iter().map(move |b| [*a, *b]))
@@ -80,7 +88,9 @@ fn main() {
                 let mut other = Engine::new();
                 full.set_hash_mb(16).unwrap();
                 other.set_hash_mb(16).unwrap();
-                if feature != "none" && !other.options.features.disable(&feature) {
+                if other_eval.is_some() {
+                    other.options.eval = other_eval.clone();
+                } else if feature != "none" && !other.options.features.disable(&feature) {
                     panic!("unknown feature {feature}");
                 }
                 loop {
@@ -108,6 +118,11 @@ fn main() {
             });
         }
     });
+    let label = if other_eval.is_some() {
+        format!("built-in vs {feature}")
+    } else {
+        format!("full vs no-{feature}")
+    };
     let [w, d, l] = *wdl.lock().unwrap();
     let penta = *pentanomial.lock().unwrap();
     let n = (w + d + l) as f64;
@@ -129,7 +144,7 @@ fn main() {
     let se = (var_pair / pairs_n).sqrt();
     let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
     println!(
-        "full vs no-{feature} at {nodes} nodes: {} games +{w} ={d} -{l}, score {:.3}, Elo {:+.1} ± {:.1} (95%), pentanomial {:?}",
+        "{label} at {nodes} nodes: {} games +{w} ={d} -{l}, score {:.3}, Elo {:+.1} ± {:.1} (95%), pentanomial {:?}",
         w + d + l,
         score,
         elo(score),

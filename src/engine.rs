@@ -4,6 +4,7 @@
 //! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
 
 use crate::book::{Book, BookError};
+use crate::eval::{default_tables, Tables};
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
@@ -84,6 +85,9 @@ pub struct EngineOptions {
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
+    /// Evaluation tables to search with instead of the built-in ones (for self-play between
+    /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
+    pub eval: Option<Arc<Tables>>,
 }
 
 impl Default for EngineOptions {
@@ -96,6 +100,7 @@ impl Default for EngineOptions {
             rules: RuleSet::default(),
             use_book: false,
             strength: StrengthRequest::default(),
+            eval: None,
         }
     }
 }
@@ -306,6 +311,10 @@ impl Engine {
                         report: &report,
                         features: options.features,
                         rules: options.rules,
+                        eval: match &options.eval {
+                            Some(t) => t,
+                            None => default_tables(),
+                        },
                     }))
                 };
                 // Infinite and ponder searches report their move only when told to.

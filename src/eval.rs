@@ -50,7 +50,7 @@ impl std::ops::Mul<i32> for Score {
 }
 
 /// Every tunable number of the evaluation.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
     /// Material per kind (king unused).
     pub material: [Score; 7],
@@ -122,6 +122,7 @@ const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 const FULL_PHASE: i32 = 2 * (2 * 2 + 2 * 4 + 2 * 2);
 
 /// Precomputed piece-square tables for Red (Black uses the rank-mirrored point), material included.
+#[derive(Debug)]
 pub struct Tables {
     pst: [[Score; SQUARE_NB]; 7],
     params: Params,
@@ -164,6 +165,11 @@ impl Tables {
         Tables { pst, params }
     }
 
+    /// The parameters these tables were built from.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
     #[inline(always)]
     fn psq(&self, color: Color, kind: PieceKind, sq: Square) -> Score {
         let sq = if color == Color::Red {
@@ -176,6 +182,11 @@ impl Tables {
 }
 
 static TABLES: Lazy<Tables> = Lazy::new(|| Tables::new(Params::default()));
+
+/// The tables of the built-in parameters.
+pub fn default_tables() -> &'static Tables {
+    &TABLES
+}
 
 /// Evaluate with the built-in parameters.
 pub fn evaluate(pos: &Position) -> Value {

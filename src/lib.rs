@@ -22,5 +22,6 @@ pub mod strength;
 pub mod thread;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod zobrist;

@@ -6,7 +6,7 @@ use chuhan::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help)]
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | tune gen|fit …]
   with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
@@ -23,6 +23,7 @@ fn run(args: &[String]) -> Result<()> {
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
         Some("judge") => judge_command(&args[1..]),
+        Some("tune") => chuhan::tune::run(&args[1..], &mut std::io::stdout().lock()),
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
         None => {
             let input = std::io::BufReader::new(std::io::stdin());

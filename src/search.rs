@@ -7,7 +7,7 @@
 //! side-relative; having no legal move loses (checkmate and 困毙 alike). Repeated positions are
 //! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
 
-use crate::eval::evaluate;
+use crate::eval::{evaluate_with, Tables};
 use crate::history::{History, MAX_PLY};
 use crate::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::movepick::{MovePicker, ORDER_VALUE};
@@ -124,6 +124,8 @@ pub struct Shared<'a> {
     pub features: SearchFeatures,
     /// The repetition rules the search scores cycles by.
     pub rules: RuleSet,
+    /// The evaluation's tables (the built-in ones, or candidates under test).
+    pub eval: &'a Tables,
 }
 
 impl Shared<'_> {
@@ -436,7 +438,7 @@ impl<'a> Worker<'a> {
         self.frames[0].eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            evaluate(&self.pos)
+            evaluate_with(&self.pos, self.shared.eval)
         };
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -593,7 +595,7 @@ impl<'a> Worker<'a> {
             return if self.pos.in_check() {
                 0
             } else {
-                evaluate(&self.pos)
+                evaluate_with(&self.pos, self.shared.eval)
             };
         }
         // Mate distance pruning.
@@ -628,7 +630,7 @@ impl<'a> Worker<'a> {
         } else if let Some(e) = tte {
             e.eval
         } else {
-            evaluate(&self.pos)
+            evaluate_with(&self.pos, self.shared.eval)
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
@@ -855,7 +857,11 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check {
+                0
+            } else {
+                evaluate_with(&self.pos, self.shared.eval)
+            };
         }
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
@@ -882,7 +888,7 @@ impl<'a> Worker<'a> {
             if self.pos.color_bb(us).count() <= 5 && !has_legal_move(&self.pos) {
                 return mated_in(ply);
             }
-            stand_pat = tte.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            stand_pat = tte.map_or_else(|| evaluate_with(&self.pos, self.shared.eval), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }

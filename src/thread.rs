@@ -2,6 +2,7 @@
 //! the stop flag; helper threads skip depths so they spread over the tree. The main thread
 //! watches the clock and reports; the final move is voted by all threads, weighted by depth.
 
+use crate::eval::Tables;
 use crate::history::History;
 use crate::position::Position;
 use crate::rules::RuleSet;
@@ -59,6 +60,8 @@ pub struct SearchRequest<'a> {
     pub features: SearchFeatures,
     /// Repetition rules in force.
     pub rules: RuleSet,
+    /// Evaluation tables.
+    pub eval: &'a Tables,
 }
 
 /// Run a search to its end on the calling thread plus `threads - 1` helpers.
@@ -78,6 +81,7 @@ pub fn run_search(req: SearchRequest<'_>) -> SearchOutcome {
         report: req.report,
         features: req.features,
         rules: req.rules,
+        eval: req.eval,
     };
     req.tt.new_search();
     let histories = std::mem::take(req.histories);
