@@ -68,6 +68,22 @@ fn search(fen: &str, limits: Limits, threads: usize) -> (Option<Move>, Option<i3
     (best, score)
 }
 
+/// Start an infinite search; its events arrive on the returned channel.
+fn go_infinite(e: &mut Engine) -> crossbeam_channel::Receiver<chuhan::engine::SearchEvent> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    e.go(
+        limits,
+        std::sync::Arc::new(move |ev| {
+            let _ = tx.send(ev);
+        }),
+    );
+    rx
+}
+
 fn depth(d: u32) -> Limits {
     Limits {
         depth: Some(d),
@@ -245,16 +261,7 @@ fn movetime_and_stop_end_the_search() {
     assert!(best.is_some());
     assert!(t.elapsed() < Duration::from_secs(5));
 
-    let (tx, rx) = crossbeam_channel::unbounded();
-    e.go(
-        Limits {
-            infinite: true,
-            ..Limits::default()
-        },
-        std::sync::Arc::new(move |ev| {
-            let _ = tx.send(ev);
-        }),
-    );
+    let rx = go_infinite(&mut e);
     std::thread::sleep(Duration::from_millis(100));
     assert!(e.is_searching());
     e.stop();
@@ -296,16 +303,7 @@ fn a_strength_limit_sees_less_and_varies_its_moves() {
 #[test]
 fn a_search_stopped_at_once_still_answers_with_a_searched_move() {
     let mut e = Engine::new();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    e.go(
-        Limits {
-            infinite: true,
-            ..Limits::default()
-        },
-        std::sync::Arc::new(move |ev| {
-            let _ = tx.send(ev);
-        }),
-    );
+    let rx = go_infinite(&mut e);
     e.stop();
     let events: Vec<_> = rx
         .iter()
