@@ -655,17 +655,6 @@ impl Position {
         pos.history = vec![st];
         pos
     }
-
-    /// Forget the history before the current position (the repetition rules then start here).
-    pub fn clear_history(&mut self) {
-        let last = *self.state();
-        self.history.clear();
-        self.history.push(StateInfo {
-            mv: Move::NONE,
-            captured: None,
-            ..last
-        });
-    }
 }
 
 impl fmt::Display for Position {

@@ -30,11 +30,6 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Whether the clock decides when to stop.
-    pub fn uses_clock(&self) -> bool {
-        self.time.is_some() && self.movetime.is_none()
-    }
-
     /// Whether nothing but `stop` ends the search.
     pub fn is_unbounded(&self) -> bool {
         self.infinite

@@ -155,12 +155,6 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
-    /// Hint the CPU to fetch the bucket of `key` (no-op where unsupported).
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let _ = self.bucket(key);
-    }
-
     /// Look up `key`; scores are adjusted to `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
         for slot in &self.bucket(key).slots {
