@@ -24,6 +24,10 @@ fn run(args: &[String]) -> Result<()> {
         Some("match") => match_command(&args[1..]),
         Some("judge") => judge_command(&args[1..]),
         Some("tune") => chuhan::tune::run(&args[1..], &mut std::io::stdout().lock()),
+        Some("help" | "-h" | "--help") => {
+            writeln!(std::io::stdout().lock(), "{USAGE}")?;
+            Ok(())
+        }
         Some(other) => bail!("unknown command '{other}'\n{USAGE}"),
         None => {
             let input = std::io::BufReader::new(std::io::stdin());
