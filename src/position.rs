@@ -605,46 +605,36 @@ impl Position {
     /// mirrored, and the other side moves (history and counters start afresh). Evaluation and
     /// rules must treat both alike, which tests check with this.
     pub fn color_flipped(&self) -> Position {
-        let mut board = String::new();
-        for rank in 0..RANK_NB {
-            let mut empty = 0u8;
-            for file in 0..FILE_NB {
-                match self.board[Square::from_coords(file, rank).index()] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            board.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        let c = Piece::new(p.color().flip(), p.kind()).to_char();
-                        board.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                board.push(char::from(b'0' + empty));
-            }
-            if rank + 1 < RANK_NB {
-                board.push('/');
-            }
+        let mut pos = self.rebuilt(self.side.flip(), |p, sq| {
+            (Piece::new(p.color().flip(), p.kind()), sq.flip_rank())
+        });
+        pos.fullmove = 1;
+        if let Some(st) = pos.history.last_mut() {
+            st.rule60 = 0;
         }
-        let side = if self.side == Color::Red { 'b' } else { 'w' };
-        Position::from_fen(&format!("{board} {side}")).expect("a flipped valid position is valid")
+        pos
     }
 
     /// The same position mirrored left-right (file a ↔ file i), same side to move, fresh history.
     pub fn mirrored(&self) -> Position {
+        self.rebuilt(self.side, |p, sq| (p, sq.mirror_file()))
+    }
+
+    /// A copy with every piece moved by `map`, `side` to move, and a one-state history (key and
+    /// checkers recomputed, counters kept). `map` must give a valid position.
+    fn rebuilt(&self, side: Color, map: impl Fn(Piece, Square) -> (Piece, Square)) -> Position {
         let mut pos = self.clone();
         pos.board = [None; SQUARE_NB];
         pos.by_color = [Bitboard::EMPTY; 2];
         pos.by_kind = [Bitboard::EMPTY; 7];
+        pos.side = side;
         for sq in self.occupied() {
             if let Some(p) = self.board[sq.index()] {
-                pos.put(p, sq.mirror_file());
+                let (p, to) = map(p, sq);
+                pos.put(p, to);
             }
         }
-        let checkers =
-            pos.king_attackers(pos.king[pos.side.index()], pos.side.flip(), pos.occupied());
+        let checkers = pos.king_attackers(pos.king[side.index()], side.flip(), pos.occupied());
         let st = StateInfo {
             key: pos.compute_key(),
             checkers,
