@@ -670,7 +670,8 @@ impl<'a> Worker<'a> {
                         return v;
                     }
                     let saved = self.null_verify_ply;
-                    self.null_verify_ply = ply + (3 * (depth - r) as usize) / 4 + 1;
+                    // depth - r may be negative (a shallow sparse node): clamp before the cast.
+                    self.null_verify_ply = ply + (3 * (depth - r)).max(0) as usize / 4 + 1;
                     let w = self.search(beta - 1, beta, depth - r, ply, false);
                     self.null_verify_ply = saved;
                     if w >= beta {
