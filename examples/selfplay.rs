@@ -1,14 +1,15 @@
 //! Quick in-process self-play for search ablation: the full engine against one with a search
 //! feature switched off, at a fixed node count per move, over paired openings. With
-//! `params=FILE` the opponent is instead the full engine evaluating with the `Params` literal in
-//! FILE (as `chuhan tune fit` prints it), to measure a change of the evaluation's numbers.
+//! `params=FILE` the opponent is instead the full engine evaluating with the parameters in FILE
+//! (`name = value` lines, as `chuhan tune fit` prints them; names left out keep the built-in
+//! values), to measure a change of the evaluation's numbers.
 //!
 //! `cargo run --release --example selfplay -- <feature|none|params=FILE> <nodes> <pairs> [threads]`
 //! Prints W/D/L of the full (built-in) engine and the Elo difference with its 95 % error bar.
 //! (The real match runner is `chuhan match`; this exists to measure features quickly.)
 
 use chuhan::engine::Engine;
-use chuhan::eval::Tables;
+use chuhan::eval::{Params, Tables};
 use chuhan::movegen::legal_moves;
 use chuhan::position::Position;
 use chuhan::time::Limits;
@@ -69,11 +70,15 @@ fn main() {
     let nodes: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let pairs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(54);
     let threads: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(2);
-    let other_eval = feature.strip_prefix("params=").map(|path| {
-        let text = std::fs::read_to_string(path).expect("readable parameter file");
-        let params = chuhan::tune::params_from_rust(&text).expect("a Params literal");
-        Arc::new(Tables::new(params))
-    });
+    let other_eval = feature
+        .strip_prefix("params=")
+        .map(|path| match Params::load(path) {
+            Ok(params) => Arc::new(Tables::new(params)),
+            Err(e) => {
+                eprintln!("selfplay: {e}");
+                std::process::exit(2);
+            }
+        });
     let openings: Vec<[&str; 2]> = FIRST
         .iter()
         .flat_map(|a| REPLY.iter().map(move |b| [*a, *b]))

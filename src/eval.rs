@@ -6,13 +6,17 @@
 //! cannons aimed at the king with one screen); crossed and connected pawns; and a scale for
 //! endings that cannot be won (no attacking pieces, a lone cannon, a rook against a full
 //! defence). Piece-square tables are built once from a few readable shape parameters
-//! (advancement, centralisation), all in `Params`, which the tuner adjusts.
+//! (advancement, centralisation), all in `Params` (declared in `eval/params.rs`), which the
+//! tuner adjusts.
 
 use crate::attacks::*;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, PieceKind, Square, Value, SQUARE_NB};
 use once_cell::sync::Lazy;
+
+mod params;
+pub use params::Params;
 
 /// A middlegame/endgame pair of values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,74 +50,6 @@ impl std::ops::Mul<i32> for Score {
     type Output = Score;
     fn mul(self, k: i32) -> Score {
         Score(self.0 * k, self.1 * k)
-    }
-}
-
-/// Every tunable number of the evaluation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Params {
-    /// Material per kind (king unused).
-    pub material: [Score; 7],
-    /// Pawn bonus once across the river, and per rank further.
-    pub pawn_crossed: Score,
-    /// Pawn bonus per rank advanced beyond the river (up to the enemy palace).
-    pub pawn_advance: Score,
-    /// Pawn bonus for standing on the three palace files once across.
-    pub pawn_center: Score,
-    /// Penalty for a pawn that reached the enemy back rank.
-    pub pawn_bottom: Score,
-    /// Horse centralisation per step toward the centre.
-    pub horse_center: Score,
-    /// Horse bonus per rank advanced.
-    pub horse_advance: Score,
-    /// Rook bonus per rank advanced.
-    pub rook_advance: Score,
-    /// Cannon bonus on the central file.
-    pub cannon_center: Score,
-    /// Mobility per reachable point: rook, horse, cannon.
-    pub mobility: [Score; 3],
-    /// Penalty per missing advisor or elephant, per enemy attacking piece across the river.
-    pub missing_defender: Score,
-    /// Rook on an open file toward the enemy king's palace.
-    pub rook_open_file: Score,
-    /// Cannon aimed at the enemy king with exactly one screen.
-    pub cannon_pin_king: Score,
-    /// Enemy horse within two steps of the king's palace.
-    pub horse_near_palace: Score,
-    /// Two crossed pawns side by side.
-    pub pawn_connected: Score,
-    /// Tempo for the side to move.
-    pub tempo: i32,
-}
-
-impl Default for Params {
-    fn default() -> Params {
-        Params {
-            material: [
-                Score(0, 0),
-                Score(120, 100),
-                Score(120, 100),
-                Score(400, 450),
-                Score(950, 1000),
-                Score(450, 420),
-                Score(60, 90),
-            ],
-            pawn_crossed: Score(60, 70),
-            pawn_advance: Score(15, 15),
-            pawn_center: Score(20, 25),
-            pawn_bottom: Score(-60, -70),
-            horse_center: Score(8, 10),
-            horse_advance: Score(6, 4),
-            rook_advance: Score(4, 2),
-            cannon_center: Score(30, 5),
-            mobility: [Score(4, 5), Score(8, 8), Score(2, 2)],
-            missing_defender: Score(-12, -6),
-            rook_open_file: Score(25, 15),
-            cannon_pin_king: Score(35, 15),
-            horse_near_palace: Score(20, 15),
-            pawn_connected: Score(15, 25),
-            tempo: 10,
-        }
     }
 }
 

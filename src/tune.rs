@@ -14,11 +14,12 @@
 //!   `Tables::new`. The last tenth of the file (whole games, as the generator writes them in
 //!   order) is held out and its loss reported, to show the fit generalises.
 //!
-//! The tuned parameters are printed as the Rust literal of `Params::default()`; the same text
-//! is read back by [`params_from_rust`] so self-play can pit two parameter sets against each other.
+//! Parameter sets are read and written in the text format of `eval/params.rs` (`name = value`
+//! lines): `fit` starts from such a file and prints the tuned set in it, and self-play can pit two
+//! such files against each other.
 
 use crate::engine::Engine;
-use crate::eval::{default_tables, evaluate_with, Params, Score, Tables};
+use crate::eval::{default_tables, evaluate_with, Params, Tables};
 use crate::match_runner::openings::{self, Opening};
 use crate::movegen::{legal_captures, legal_moves};
 use crate::position::Position;
@@ -28,168 +29,19 @@ use crate::types::{Color, Value};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, Write};
 
-const KIND_NAMES: [&str; 7] = [
-    "king", "advisor", "elephant", "horse", "rook", "cannon", "pawn",
-];
-
-/// Call `f` on every tunable number of `p` with its name, always in the same order. The king's
-/// material is not tunable: it never leaves the board.
-pub fn for_each_tunable(p: &mut Params, mut f: impl FnMut(String, &mut i32)) {
-    let mut score = |name: &str, s: &mut Score| {
-        f(format!("{name}.mg"), &mut s.0);
-        f(format!("{name}.eg"), &mut s.1);
-    };
-    for (i, s) in p.material.iter_mut().enumerate().skip(1) {
-        score(&format!("material.{}", KIND_NAMES[i]), s);
-    }
-    score("pawn_crossed", &mut p.pawn_crossed);
-    score("pawn_advance", &mut p.pawn_advance);
-    score("pawn_center", &mut p.pawn_center);
-    score("pawn_bottom", &mut p.pawn_bottom);
-    score("horse_center", &mut p.horse_center);
-    score("horse_advance", &mut p.horse_advance);
-    score("rook_advance", &mut p.rook_advance);
-    score("cannon_center", &mut p.cannon_center);
-    for (s, name) in p.mobility.iter_mut().zip(["rook", "horse", "cannon"]) {
-        score(&format!("mobility.{name}"), s);
-    }
-    score("missing_defender", &mut p.missing_defender);
-    score("rook_open_file", &mut p.rook_open_file);
-    score("cannon_pin_king", &mut p.cannon_pin_king);
-    score("horse_near_palace", &mut p.horse_near_palace);
-    score("pawn_connected", &mut p.pawn_connected);
-    f("tempo".to_string(), &mut p.tempo);
-}
-
-/// The tunable numbers of `p`, in [`for_each_tunable`] order.
+/// The tunable numbers of `p`, in [`Params::for_each`] order.
 pub fn values(p: &Params) -> Vec<i32> {
-    let mut copy = p.clone();
     let mut v = Vec::new();
-    for_each_tunable(&mut copy, |_, x| v.push(*x));
+    p.clone().for_each(|_, x| v.push(*x));
     v
 }
 
-/// `p` with its tunable numbers replaced by `v` (in [`for_each_tunable`] order).
+/// `p` with its tunable numbers replaced by `v` (in [`Params::for_each`] order).
 pub fn with_values(p: &Params, v: &[i32]) -> Params {
     let mut out = p.clone();
-    let mut i = 0;
-    for_each_tunable(&mut out, |_, x| {
-        *x = v[i];
-        i += 1;
-    });
+    let mut v = v.iter();
+    out.for_each(|_, x| *x = *v.next().expect("one value per number"));
     out
-}
-
-/// Field names of `Params` in declaration order, as the Rust literal spells them.
-const FIELDS: [&str; 16] = [
-    "material",
-    "pawn_crossed",
-    "pawn_advance",
-    "pawn_center",
-    "pawn_bottom",
-    "horse_center",
-    "horse_advance",
-    "rook_advance",
-    "cannon_center",
-    "mobility",
-    "missing_defender",
-    "rook_open_file",
-    "cannon_pin_king",
-    "horse_near_palace",
-    "pawn_connected",
-    "tempo",
-];
-
-/// `p` as the Rust literal to paste into `Params::default()`.
-pub fn params_to_rust(p: &Params) -> String {
-    let s = |x: Score| format!("Score({}, {})", x.0, x.1);
-    let mut out = String::from("Params {\n    material: [\n");
-    for (i, m) in p.material.iter().enumerate() {
-        out += &format!("        {}, // {}\n", s(*m), KIND_NAMES[i]);
-    }
-    out += "    ],\n";
-    let fields = [
-        ("pawn_crossed", p.pawn_crossed),
-        ("pawn_advance", p.pawn_advance),
-        ("pawn_center", p.pawn_center),
-        ("pawn_bottom", p.pawn_bottom),
-        ("horse_center", p.horse_center),
-        ("horse_advance", p.horse_advance),
-        ("rook_advance", p.rook_advance),
-        ("cannon_center", p.cannon_center),
-    ];
-    for (name, v) in fields {
-        out += &format!("    {name}: {},\n", s(v));
-    }
-    out += &format!(
-        "    mobility: [{}, {}, {}],\n",
-        s(p.mobility[0]),
-        s(p.mobility[1]),
-        s(p.mobility[2])
-    );
-    let fields = [
-        ("missing_defender", p.missing_defender),
-        ("rook_open_file", p.rook_open_file),
-        ("cannon_pin_king", p.cannon_pin_king),
-        ("horse_near_palace", p.horse_near_palace),
-        ("pawn_connected", p.pawn_connected),
-    ];
-    for (name, v) in fields {
-        out += &format!("    {name}: {},\n", s(v));
-    }
-    out += &format!("    tempo: {},\n}}\n", p.tempo);
-    out
-}
-
-/// Read back a `Params` literal as [`params_to_rust`] writes it (or as `Params::default()`
-/// spells it): every field named in declaration order, and exactly the expected count of
-/// integers (the king's material included), in that order. Comments are ignored.
-pub fn params_from_rust(text: &str) -> Result<Params> {
-    let code: String = text
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut at = 0;
-    for name in FIELDS {
-        match code[at..].find(&format!("{name}:")) {
-            Some(i) => at += i + name.len(),
-            None => bail!("parameter text: field '{name}' missing or out of order"),
-        }
-    }
-    let bytes = code.as_bytes();
-    let mut numbers = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let starts = bytes[i].is_ascii_digit()
-            && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'));
-        if starts {
-            let neg = i > 0 && bytes[i - 1] == b'-';
-            let mut j = i;
-            while j < bytes.len() && bytes[j].is_ascii_digit() {
-                j += 1;
-            }
-            let v: i32 = code[i..j]
-                .parse()
-                .with_context(|| format!("parameter text: bad number '{}'", &code[i..j]))?;
-            numbers.push(if neg { -v } else { v });
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    let mut p = Params::default();
-    let want = values(&p).len() + 2; // the king's material is written too
-    if numbers.len() != want {
-        bail!("parameter text: {} numbers, expected {want}", numbers.len());
-    }
-    for (k, m) in p.material.iter_mut().enumerate() {
-        *m = Score(numbers[2 * k], numbers[2 * k + 1]);
-    }
-    let rest = &numbers[2 * p.material.len()..];
-    let mut tunable = values(&p);
-    tunable[2 * (p.material.len() - 1)..].copy_from_slice(rest);
-    Ok(with_values(&p, &tunable))
 }
 
 /// A small deterministic generator (SplitMix64).
@@ -660,8 +512,8 @@ pub fn fit(
 pub const USAGE: &str = "usage: chuhan tune gen <games> <out> [nodes] [seed]
        chuhan tune fit <data> [passes] [start-params-file]
   gen: self-play games at <nodes> per move (default 3000), quiet positions as 'FEN;result' lines
-  fit: Texel tuning of the evaluation on such a file (from the built-in Params, or from the
-       literal in start-params-file); prints the tuned Params literal";
+  fit: Texel tuning of the evaluation on such a file, from the built-in parameters or from
+       start-params-file ('name = value' lines); prints the tuned set in that format";
 
 /// `chuhan tune` with its arguments (after `tune`).
 pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
@@ -710,10 +562,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
             let passes = number(2, "pass count", 30)? as usize;
             let start = match args.get(3) {
                 None => Params::default(),
-                Some(f) => params_from_rust(
-                    &std::fs::read_to_string(f).with_context(|| format!("cannot read '{f}'"))?,
-                )
-                .with_context(|| format!("in '{f}'"))?,
+                Some(f) => Params::load(f).map_err(anyhow::Error::msg)?,
             };
             let path = &args[1];
             let file =
@@ -731,7 +580,21 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                 "K = {:.3} -> {:.3}; loss {:.6} -> {:.6}; held out {:.6} -> {:.6}",
                 r.k, r.k_after, r.before.0, r.after.0, r.before.1, r.after.1
             );
-            write!(stdout, "{}", params_to_rust(&r.params))?;
+            writeln!(
+                stdout,
+                "# chuhan tune {}: {} training positions, {} held out;\n\
+                 # K {:.3} -> {:.3}; loss {:.6} -> {:.6}, held out {:.6} -> {:.6}",
+                args.join(" "),
+                r.sizes.0,
+                r.sizes.1,
+                r.k,
+                r.k_after,
+                r.before.0,
+                r.after.0,
+                r.before.1,
+                r.after.1
+            )?;
+            write!(stdout, "{}", r.params.to_text())?;
         }
         _ => bail!("{USAGE}"),
     }
@@ -741,33 +604,20 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Score;
 
     #[test]
-    fn params_round_trip_through_rust_text() {
+    fn values_round_trip_in_visitor_order() {
         let p = Params::default();
-        let text = params_to_rust(&p);
-        assert_eq!(params_from_rust(&text).unwrap(), p);
-        let mut q = p.clone();
-        q.tempo = -3;
-        q.material[4].1 = 1234;
-        assert_eq!(params_from_rust(&params_to_rust(&q)).unwrap(), q);
-        assert!(params_from_rust("Params { tempo: 1 }").is_err());
-        let values_round_trip = with_values(&p, &values(&p));
-        assert_eq!(values_round_trip, p);
-    }
-
-    #[test]
-    fn the_literal_in_eval_rs_reads_back_as_the_defaults() {
-        // `Params::default()` is pasted from `fit`'s output: the reader must accept its layout.
-        let src = include_str!("eval.rs");
-        let start = src.find("        Params {\n").unwrap();
-        let end = start + src[start..].find("\n        }\n").unwrap();
-        assert_eq!(
-            params_from_rust(&src[start..end]).unwrap(),
-            Params::default()
-        );
-        let file = include_str!("../scripts/eval-params/handmade.txt");
-        assert!(params_from_rust(file).is_ok());
+        let v = values(&p);
+        assert_eq!(v.len(), Params::names().len());
+        assert_eq!(with_values(&p, &v), p);
+        // The first number is the advisor's middlegame material, the last the tempo.
+        let mut w = v.clone();
+        w[0] = 7;
+        *w.last_mut().unwrap() = -3;
+        let q = with_values(&p, &w);
+        assert_eq!((q.material[1].0, q.tempo), (7, -3));
     }
 
     #[test]
