@@ -53,11 +53,11 @@ fn play(red: &mut Engine, black: &mut Engine, opening: &[&str], nodes: u64) -> f
             &mut *black
         };
         engine.set_position(None, &moves).expect("legal game");
-        let (best, _, _, _) = engine.search_sync(Limits {
+        let result = engine.search_sync(Limits {
             nodes: Some(nodes),
             ..Limits::default()
         });
-        let m = best.expect("a move when moves exist");
+        let m = result.best.expect("a move when moves exist");
         pos.make_move(m);
         moves.push(m.to_string());
     }

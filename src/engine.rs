@@ -9,9 +9,9 @@ use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
 use crate::rules::RuleSet;
-use crate::search::{SearchFeatures, SearchInfo};
+use crate::search::{SearchFeatures, SearchInfo, SearchResult};
 pub use crate::strength::StrengthRequest;
-use crate::thread::{run_search, SearchOutcome, SearchRequest, SEARCH_STACK};
+use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtEntry};
 use crate::types::{Move, Value};
@@ -32,15 +32,8 @@ pub const MAX_HASH_MB: usize = 1 << 20;
 pub enum SearchEvent {
     /// Progress: one principal variation.
     Info(SearchInfo),
-    /// The search is over: the move to play (None when there is none) and the expected reply.
-    BestMove {
-        /// Move to play.
-        best: Option<Move>,
-        /// Expected reply, for pondering.
-        ponder: Option<Move>,
-        /// Score of the best move for the side to move, if searched.
-        score: Option<Value>,
-    },
+    /// The search is over: the move to play (none when there is none) and the expected reply.
+    BestMove(SearchResult),
 }
 
 /// Receives search events; called from the search's controller thread.
@@ -282,19 +275,12 @@ impl Engine {
                     }
                     report_listener(SearchEvent::Info(info))
                 };
-                let outcome = if let Some(m) = book_move {
-                    Some(SearchOutcome {
-                        best: Some(m),
-                        ponder: None,
-                        score: 0,
-                        depth: 0,
-                        nodes: 0,
-                        pv: vec![m],
-                    })
+                let result = if let Some(m) = book_move {
+                    SearchResult::book(m)
                 } else if no_moves {
-                    None
+                    SearchResult::default()
                 } else {
-                    Some(run_search(SearchRequest {
+                    run_search(SearchRequest {
                         pos: &pos,
                         limits: &limits,
                         tt: &tt,
@@ -315,7 +301,7 @@ impl Engine {
                             Some(t) => t,
                             None => default_tables(),
                         },
-                    }))
+                    })
                 };
                 // Infinite and ponder searches report their move only when told to.
                 while (limits.infinite || control.pondering.load(Ordering::SeqCst))
@@ -323,43 +309,28 @@ impl Engine {
                 {
                     std::thread::sleep(Duration::from_micros(500));
                 }
-                let outcome = match outcome {
-                    Some(o) if keep_lines => Some(Self::weaken(o, &lines.lock(), &options, &pos)),
-                    other => other,
+                let result = if keep_lines {
+                    Self::weaken(result, &lines.lock(), &options, &pos)
+                } else {
+                    result
                 };
-                let event = match outcome {
-                    Some(o) => SearchEvent::BestMove {
-                        best: o.best,
-                        ponder: o.ponder,
-                        score: Some(o.score),
-                    },
-                    None => SearchEvent::BestMove {
-                        best: None,
-                        ponder: None,
-                        score: None,
-                    },
-                };
-                listener(event);
+                listener(SearchEvent::BestMove(result));
                 histories
             });
         match spawn {
             Ok(handle) => self.job = Some(handle),
-            Err(_) => fallback(SearchEvent::BestMove {
-                best: None,
-                ponder: None,
-                score: None,
-            }),
+            Err(_) => fallback(SearchEvent::BestMove(SearchResult::default())),
         }
     }
 
     /// Below full strength: replace the best move by a weighted choice among the lines of the
     /// deepest iteration that reported all of them.
     fn weaken(
-        o: SearchOutcome,
+        o: SearchResult,
         lines: &[SearchInfo],
         options: &EngineOptions,
         pos: &Position,
-    ) -> SearchOutcome {
+    ) -> SearchResult {
         let Some(depth) = lines
             .iter()
             .filter(|i| i.multipv > 1)
@@ -379,10 +350,11 @@ impl Engine {
         match options.strength.choose(&choices, random) {
             Some(m) if Some(m) != o.best => {
                 let line = last.iter().find(|i| i.pv.first() == Some(&m));
-                SearchOutcome {
+                SearchResult {
                     best: Some(m),
                     ponder: line.and_then(|i| i.pv.get(1).copied()),
-                    score: line.map_or(o.score, |i| i.score),
+                    score: line.map_or(o.score, |i| Some(i.score)),
+                    pv: line.map_or_else(|| vec![m], |i| i.pv.clone()),
                     ..o
                 }
             }
@@ -480,35 +452,21 @@ impl Engine {
         self.banned.clear();
     }
 
-    /// Search synchronously and return the outcome (for bench, tests and tools).
-    pub fn search_sync(
-        &mut self,
-        limits: Limits,
-    ) -> (Option<Move>, Option<Move>, Option<Value>, Vec<SearchInfo>) {
+    /// Search synchronously and return the result (for bench, tests and tools); the progress
+    /// lines are dropped (`go` with a listener sees them).
+    pub fn search_sync(&mut self, limits: Limits) -> SearchResult {
         let (tx, rx) = crossbeam_channel::unbounded();
         self.go(
             limits,
             Arc::new(move |e| {
-                let _ = tx.send(e);
+                if let SearchEvent::BestMove(r) = e {
+                    let _ = tx.send(r);
+                }
             }),
         );
-        let mut infos = Vec::new();
-        let mut result = (None, None, None);
-        for e in rx.iter() {
-            match e {
-                SearchEvent::Info(i) => infos.push(i),
-                SearchEvent::BestMove {
-                    best,
-                    ponder,
-                    score,
-                } => {
-                    result = (best, ponder, score);
-                    break;
-                }
-            }
-        }
+        let result = rx.recv().unwrap_or_default();
         self.wait();
-        (result.0, result.1, result.2, infos)
+        result
     }
 }
 

@@ -45,6 +45,36 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+/// What a finished search decided: the one shape every caller gets (`Engine::search_sync`, the
+/// final `SearchEvent::BestMove`, the threads' vote).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is none (no legal root move, or all excluded).
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of `best` for the side to move; `None` exactly when `best` is.
+    pub score: Option<Value>,
+    /// Depth completed by the chosen thread (0 for a book move).
+    pub depth: u32,
+    /// Nodes searched by all threads (0 for a book move).
+    pub nodes: u64,
+    /// The line starting with `best` (empty when there is no move).
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// A move played from the opening book, without searching. Its score is 0 (level).
+    pub fn book(m: Move) -> SearchResult {
+        SearchResult {
+            best: Some(m),
+            score: Some(0),
+            pv: vec![m],
+            ..SearchResult::default()
+        }
+    }
+}
+
 /// Switches for each pruning and extension technique, on by default but for IIR. They exist
 /// so that self-play can measure what each one is worth (ablation), not for users.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
