@@ -14,7 +14,7 @@ pub use crate::strength::StrengthRequest;
 use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtEntry};
-use crate::types::{Move, Value};
+use crate::types::Move;
 use parking_lot::Mutex;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -217,151 +217,77 @@ impl Engine {
     pub fn go(&mut self, mut limits: Limits, listener: Listener) {
         self.stop();
         self.wait();
-        let legal = legal_moves(&self.pos);
-        let mut roots: Vec<Move> = legal
+        limits.search_moves = self.root_moves(&limits);
+        let source = self.move_source(&limits);
+        limits.nodes = self.options.strength.cap_nodes(limits.nodes);
+        self.arm(&limits);
+        let job = Job {
+            pos: self.pos.clone(),
+            limits,
+            source,
+            options: self.options.clone(),
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&self.control),
+            histories: std::mem::take(&mut self.histories),
+        };
+        let fallback = Arc::clone(&listener);
+        let spawn = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || job.run(&listener));
+        match spawn {
+            Ok(handle) => self.job = Some(handle),
+            // No thread to search on: answer at once, without a move.
+            Err(_) => fallback(SearchEvent::BestMove(SearchResult::default())),
+        }
+    }
+
+    /// The moves this search may play: legal, not banned, and among `searchmoves` if given.
+    fn root_moves(&self, limits: &Limits) -> Vec<Move> {
+        legal_moves(&self.pos)
             .as_slice()
             .iter()
             .copied()
             .filter(|m| !self.banned.contains(m))
-            .collect();
-        if !limits.search_moves.is_empty() {
-            roots.retain(|m| limits.search_moves.contains(m));
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .collect()
+    }
+
+    /// Where the move comes from, `limits.search_moves` being the root moves. A book move
+    /// answers a game move (clock or move time) at once; analysis (infinite, ponder) and fixed
+    /// depth, nodes or mate searches always search.
+    fn move_source(&self, limits: &Limits) -> MoveSource {
+        let roots = &limits.search_moves;
+        if roots.is_empty() {
+            return MoveSource::NoMove;
         }
-        let no_moves = roots.is_empty();
-        // A book move answers a game move (clock or move time) at once; analysis (infinite,
-        // ponder) and fixed depth, nodes or mate searches always search.
         let analysing = limits.infinite
             || limits.ponder
             || limits.depth.is_some()
             || limits.nodes.is_some()
             || limits.mate.is_some();
-        let book_move = if self.options.use_book && !analysing {
-            self.book
-                .choose(&self.pos, crate::strength::clock_random(self.pos.key()))
-                .filter(|m| roots.contains(m))
-        } else {
-            None
-        };
-        limits.search_moves = roots;
-
-        if self.options.strength.is_limited() {
-            let budget = self.options.strength.node_budget();
-            limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+        if self.options.use_book && !analysing {
+            let random = crate::strength::clock_random(self.pos.key());
+            if let Some(m) = self.book.choose(&self.pos, random) {
+                if roots.contains(&m) {
+                    return MoveSource::Book(m);
+                }
+            }
         }
+        MoveSource::Search
+    }
+
+    /// Clear the stop flags and set the clock and pondering state for a new search.
+    fn arm(&self, limits: &Limits) {
         let c = &self.control;
         c.stop.store(false, Ordering::SeqCst);
         c.stop_requested.store(false, Ordering::SeqCst);
         c.pondering.store(limits.ponder, Ordering::SeqCst);
-        *c.time.lock() = Self::plan(&limits, self.options.move_overhead);
+        *c.time.lock() = Self::plan(limits, self.options.move_overhead);
         *c.limits.lock() = limits.clone();
-
-        let control = Arc::clone(&self.control);
-        let tt = Arc::clone(&self.tt);
-        let pos = self.pos.clone();
-        let options = self.options.clone();
-        let mut histories = std::mem::take(&mut self.histories);
-        let fallback = Arc::clone(&listener);
-        let spawn = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let report_listener = Arc::clone(&listener);
-                // Below full strength the last lines are kept for the weighted choice.
-                let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
-                let keep_lines = options.strength.is_limited();
-                let report = |info: SearchInfo| {
-                    if keep_lines {
-                        lines.lock().push(info.clone());
-                    }
-                    report_listener(SearchEvent::Info(info))
-                };
-                let result = if let Some(m) = book_move {
-                    SearchResult::book(m)
-                } else if no_moves {
-                    SearchResult::default()
-                } else {
-                    run_search(SearchRequest {
-                        pos: &pos,
-                        limits: &limits,
-                        tt: &tt,
-                        stop: &control.stop,
-                        pondering: &control.pondering,
-                        time: &control.time,
-                        multipv: if keep_lines {
-                            options.multipv.max(crate::strength::CANDIDATES)
-                        } else {
-                            options.multipv
-                        },
-                        histories: &mut histories,
-                        threads: options.threads,
-                        report: &report,
-                        features: options.features,
-                        rules: options.rules,
-                        eval: match &options.eval {
-                            Some(t) => t,
-                            None => default_tables(),
-                        },
-                    })
-                };
-                // Infinite and ponder searches report their move only when told to.
-                while (limits.infinite || control.pondering.load(Ordering::SeqCst))
-                    && !control.stop_requested.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_micros(500));
-                }
-                let result = if keep_lines {
-                    Self::weaken(result, &lines.lock(), &options, &pos)
-                } else {
-                    result
-                };
-                listener(SearchEvent::BestMove(result));
-                histories
-            });
-        match spawn {
-            Ok(handle) => self.job = Some(handle),
-            Err(_) => fallback(SearchEvent::BestMove(SearchResult::default())),
-        }
     }
 
-    /// Below full strength: replace the best move by a weighted choice among the lines of the
-    /// deepest iteration that reported all of them.
-    fn weaken(
-        o: SearchResult,
-        lines: &[SearchInfo],
-        options: &EngineOptions,
-        pos: &Position,
-    ) -> SearchResult {
-        let Some(depth) = lines
-            .iter()
-            .filter(|i| i.multipv > 1)
-            .map(|i| i.depth)
-            .max()
-        else {
-            return o;
-        };
-        let mut last: Vec<&SearchInfo> = lines.iter().filter(|i| i.depth == depth).collect();
-        last.sort_by_key(|i| i.multipv);
-        last.dedup_by_key(|i| i.multipv);
-        let choices: Vec<(Move, Value)> = last
-            .iter()
-            .filter_map(|i| Some((*i.pv.first()?, i.score)))
-            .collect();
-        let random = crate::strength::clock_random(pos.key());
-        match options.strength.choose(&choices, random) {
-            Some(m) if Some(m) != o.best => {
-                let line = last.iter().find(|i| i.pv.first() == Some(&m));
-                SearchResult {
-                    best: Some(m),
-                    ponder: line.and_then(|i| i.pv.get(1).copied()),
-                    score: line.map_or(o.score, |i| Some(i.score)),
-                    pv: line.map_or_else(|| vec![m], |i| i.pv.clone()),
-                    ..o
-                }
-            }
-            _ => o,
-        }
-    }
-
+    /// The clock of a search: deadlines under a clock or move time, none otherwise.
     fn plan(limits: &Limits, overhead: Duration) -> TimeManager {
         if limits.movetime.is_some() || limits.time.is_some() {
             TimeManager::new(limits, overhead, Instant::now())
@@ -474,5 +400,86 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+/// Where the move of one `go` comes from.
+enum MoveSource {
+    /// The opening book's move, played without searching.
+    Book(Move),
+    /// No root move is left to play (mated, or all banned or excluded).
+    NoMove,
+    /// A search.
+    Search,
+}
+
+/// One `go` on the search thread, with everything it owns.
+struct Job {
+    pos: Position,
+    /// The limits in force; `search_moves` holds exactly the moves that may be played.
+    limits: Limits,
+    source: MoveSource,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    histories: Vec<History>,
+}
+
+impl Job {
+    /// Find the move, hold it while the search must go on, send it; the ordering statistics go
+    /// back to the engine for the next search.
+    fn run(mut self, listener: &Listener) -> Vec<History> {
+        let result = match self.source {
+            MoveSource::Book(m) => SearchResult::book(m),
+            MoveSource::NoMove => SearchResult::default(),
+            MoveSource::Search => self.search(listener),
+        };
+        self.hold_until_released();
+        listener(SearchEvent::BestMove(result));
+        self.histories
+    }
+
+    /// Search; below full strength, choose among the best lines instead of taking the best.
+    fn search(&mut self, listener: &Listener) -> SearchResult {
+        let strength = self.options.strength;
+        let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+        let report = |info: SearchInfo| {
+            if strength.is_limited() {
+                lines.lock().push(info.clone());
+            }
+            listener(SearchEvent::Info(info))
+        };
+        let eval = match &self.options.eval {
+            Some(tables) => tables,
+            None => default_tables(),
+        };
+        let result = run_search(SearchRequest {
+            pos: &self.pos,
+            limits: &self.limits,
+            tt: &self.tt,
+            stop: &self.control.stop,
+            pondering: &self.control.pondering,
+            time: &self.control.time,
+            multipv: strength.lines_to_search(self.options.multipv),
+            histories: &mut self.histories,
+            threads: self.options.threads,
+            report: &report,
+            features: self.options.features,
+            rules: self.options.rules,
+            eval,
+        });
+        let random = crate::strength::clock_random(self.pos.key());
+        strength.weaken(result, &lines.into_inner(), random)
+    }
+
+    /// Infinite and ponder searches report their move only when told to (`stop`, or
+    /// `ponderhit` for a ponder search).
+    fn hold_until_released(&self) {
+        let c = &self.control;
+        while (self.limits.infinite || c.pondering.load(Ordering::SeqCst))
+            && !c.stop_requested.load(Ordering::SeqCst)
+        {
+            std::thread::sleep(Duration::from_micros(500));
+        }
     }
 }
