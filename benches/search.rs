@@ -10,11 +10,12 @@ use std::time::Duration;
 fn nodes_for(engine: &mut Engine, fen: &str, depth: u32) -> u64 {
     engine.clear_hash();
     engine.set_position(Some(fen), &[] as &[&str]).unwrap();
-    let (_, _, _, infos) = engine.search_sync(Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    });
-    infos.last().map_or(0, |i| i.nodes)
+    engine
+        .search_sync(Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        })
+        .nodes
 }
 
 fn fixed_depth(c: &mut Criterion) {

@@ -1,6 +1,7 @@
 //! Search one position and print the progress: `cargo run --release --example think -- [depth|ms] [FEN]`.
-use chuhan::engine::Engine;
+use chuhan::engine::{Engine, SearchEvent};
 use chuhan::time::Limits;
+use std::sync::Arc;
 use std::time::Duration;
 
 fn main() {
@@ -22,19 +23,28 @@ fn main() {
             ..Limits::default()
         }
     };
-    let (best, ponder, score, infos) = engine.search_sync(limits);
-    for i in &infos {
-        let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-        println!(
-            "depth {} sel {} score {} nodes {} nps {} time {} pv {}",
-            i.depth,
-            i.seldepth,
-            i.score,
-            i.nodes,
-            i.nps,
-            i.time_ms,
-            pv.join(" ")
-        );
-    }
-    println!("best {best:?} ponder {ponder:?} score {score:?}");
+    // Progress lines are printed as they come; the result once the search is over.
+    engine.go(
+        limits,
+        Arc::new(|event| match event {
+            SearchEvent::Info(i) => {
+                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+                println!(
+                    "depth {} sel {} score {} nodes {} nps {} time {} pv {}",
+                    i.depth,
+                    i.seldepth,
+                    i.score,
+                    i.nodes,
+                    i.nps,
+                    i.time_ms,
+                    pv.join(" ")
+                );
+            }
+            SearchEvent::BestMove(r) => println!(
+                "best {:?} ponder {:?} score {:?} depth {} nodes {}",
+                r.best, r.ponder, r.score, r.depth, r.nodes
+            ),
+        }),
+    );
+    engine.wait();
 }

@@ -95,8 +95,7 @@ pub fn run_with_rules(
             depth: Some(depth),
             ..Limits::default()
         };
-        let (_, _, _, infos) = engine.search_sync(limits);
-        nodes += infos.last().map_or(0, |i| i.nodes);
+        nodes += engine.search_sync(limits).nodes;
     }
     Ok(BenchResult {
         nodes,

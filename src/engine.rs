@@ -9,12 +9,12 @@ use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
 use crate::rules::RuleSet;
-use crate::search::{SearchFeatures, SearchInfo};
+use crate::search::{SearchFeatures, SearchInfo, SearchResult};
 pub use crate::strength::StrengthRequest;
-use crate::thread::{run_search, SearchOutcome, SearchRequest, SEARCH_STACK};
+use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtEntry};
-use crate::types::{Move, Value};
+use crate::types::Move;
 use parking_lot::Mutex;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,15 +32,8 @@ pub const MAX_HASH_MB: usize = 1 << 20;
 pub enum SearchEvent {
     /// Progress: one principal variation.
     Info(SearchInfo),
-    /// The search is over: the move to play (None when there is none) and the expected reply.
-    BestMove {
-        /// Move to play.
-        best: Option<Move>,
-        /// Expected reply, for pondering.
-        ponder: Option<Move>,
-        /// Score of the best move for the side to move, if searched.
-        score: Option<Value>,
-    },
+    /// The search is over: the move to play (none when there is none) and the expected reply.
+    BestMove(SearchResult),
 }
 
 /// Receives search events; called from the search's controller thread.
@@ -224,172 +217,77 @@ impl Engine {
     pub fn go(&mut self, mut limits: Limits, listener: Listener) {
         self.stop();
         self.wait();
-        let legal = legal_moves(&self.pos);
-        let mut roots: Vec<Move> = legal
+        limits.search_moves = self.root_moves(&limits);
+        let source = self.move_source(&limits);
+        limits.nodes = self.options.strength.cap_nodes(limits.nodes);
+        self.arm(&limits);
+        let job = Job {
+            pos: self.pos.clone(),
+            limits,
+            source,
+            options: self.options.clone(),
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&self.control),
+            histories: std::mem::take(&mut self.histories),
+        };
+        let fallback = Arc::clone(&listener);
+        let spawn = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || job.run(&listener));
+        match spawn {
+            Ok(handle) => self.job = Some(handle),
+            // No thread to search on: answer at once, without a move.
+            Err(_) => fallback(SearchEvent::BestMove(SearchResult::default())),
+        }
+    }
+
+    /// The moves this search may play: legal, not banned, and among `searchmoves` if given.
+    fn root_moves(&self, limits: &Limits) -> Vec<Move> {
+        legal_moves(&self.pos)
             .as_slice()
             .iter()
             .copied()
             .filter(|m| !self.banned.contains(m))
-            .collect();
-        if !limits.search_moves.is_empty() {
-            roots.retain(|m| limits.search_moves.contains(m));
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .collect()
+    }
+
+    /// Where the move comes from, `limits.search_moves` being the root moves. A book move
+    /// answers a game move (clock or move time) at once; analysis (infinite, ponder) and fixed
+    /// depth, nodes or mate searches always search.
+    fn move_source(&self, limits: &Limits) -> MoveSource {
+        let roots = &limits.search_moves;
+        if roots.is_empty() {
+            return MoveSource::NoMove;
         }
-        let no_moves = roots.is_empty();
-        // A book move answers a game move (clock or move time) at once; analysis (infinite,
-        // ponder) and fixed depth, nodes or mate searches always search.
         let analysing = limits.infinite
             || limits.ponder
             || limits.depth.is_some()
             || limits.nodes.is_some()
             || limits.mate.is_some();
-        let book_move = if self.options.use_book && !analysing {
-            self.book
-                .choose(&self.pos, crate::strength::clock_random(self.pos.key()))
-                .filter(|m| roots.contains(m))
-        } else {
-            None
-        };
-        limits.search_moves = roots;
-
-        if self.options.strength.is_limited() {
-            let budget = self.options.strength.node_budget();
-            limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+        if self.options.use_book && !analysing {
+            let random = crate::strength::clock_random(self.pos.key());
+            if let Some(m) = self.book.choose(&self.pos, random) {
+                if roots.contains(&m) {
+                    return MoveSource::Book(m);
+                }
+            }
         }
+        MoveSource::Search
+    }
+
+    /// Clear the stop flags and set the clock and pondering state for a new search.
+    fn arm(&self, limits: &Limits) {
         let c = &self.control;
         c.stop.store(false, Ordering::SeqCst);
         c.stop_requested.store(false, Ordering::SeqCst);
         c.pondering.store(limits.ponder, Ordering::SeqCst);
-        *c.time.lock() = Self::plan(&limits, self.options.move_overhead);
+        *c.time.lock() = Self::plan(limits, self.options.move_overhead);
         *c.limits.lock() = limits.clone();
-
-        let control = Arc::clone(&self.control);
-        let tt = Arc::clone(&self.tt);
-        let pos = self.pos.clone();
-        let options = self.options.clone();
-        let mut histories = std::mem::take(&mut self.histories);
-        let fallback = Arc::clone(&listener);
-        let spawn = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let report_listener = Arc::clone(&listener);
-                // Below full strength the last lines are kept for the weighted choice.
-                let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
-                let keep_lines = options.strength.is_limited();
-                let report = |info: SearchInfo| {
-                    if keep_lines {
-                        lines.lock().push(info.clone());
-                    }
-                    report_listener(SearchEvent::Info(info))
-                };
-                let outcome = if let Some(m) = book_move {
-                    Some(SearchOutcome {
-                        best: Some(m),
-                        ponder: None,
-                        score: 0,
-                        depth: 0,
-                        nodes: 0,
-                        pv: vec![m],
-                    })
-                } else if no_moves {
-                    None
-                } else {
-                    Some(run_search(SearchRequest {
-                        pos: &pos,
-                        limits: &limits,
-                        tt: &tt,
-                        stop: &control.stop,
-                        pondering: &control.pondering,
-                        time: &control.time,
-                        multipv: if keep_lines {
-                            options.multipv.max(crate::strength::CANDIDATES)
-                        } else {
-                            options.multipv
-                        },
-                        histories: &mut histories,
-                        threads: options.threads,
-                        report: &report,
-                        features: options.features,
-                        rules: options.rules,
-                        eval: match &options.eval {
-                            Some(t) => t,
-                            None => default_tables(),
-                        },
-                    }))
-                };
-                // Infinite and ponder searches report their move only when told to.
-                while (limits.infinite || control.pondering.load(Ordering::SeqCst))
-                    && !control.stop_requested.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_micros(500));
-                }
-                let outcome = match outcome {
-                    Some(o) if keep_lines => Some(Self::weaken(o, &lines.lock(), &options, &pos)),
-                    other => other,
-                };
-                let event = match outcome {
-                    Some(o) => SearchEvent::BestMove {
-                        best: o.best,
-                        ponder: o.ponder,
-                        score: Some(o.score),
-                    },
-                    None => SearchEvent::BestMove {
-                        best: None,
-                        ponder: None,
-                        score: None,
-                    },
-                };
-                listener(event);
-                histories
-            });
-        match spawn {
-            Ok(handle) => self.job = Some(handle),
-            Err(_) => fallback(SearchEvent::BestMove {
-                best: None,
-                ponder: None,
-                score: None,
-            }),
-        }
     }
 
-    /// Below full strength: replace the best move by a weighted choice among the lines of the
-    /// deepest iteration that reported all of them.
-    fn weaken(
-        o: SearchOutcome,
-        lines: &[SearchInfo],
-        options: &EngineOptions,
-        pos: &Position,
-    ) -> SearchOutcome {
-        let Some(depth) = lines
-            .iter()
-            .filter(|i| i.multipv > 1)
-            .map(|i| i.depth)
-            .max()
-        else {
-            return o;
-        };
-        let mut last: Vec<&SearchInfo> = lines.iter().filter(|i| i.depth == depth).collect();
-        last.sort_by_key(|i| i.multipv);
-        last.dedup_by_key(|i| i.multipv);
-        let choices: Vec<(Move, Value)> = last
-            .iter()
-            .filter_map(|i| Some((*i.pv.first()?, i.score)))
-            .collect();
-        let random = crate::strength::clock_random(pos.key());
-        match options.strength.choose(&choices, random) {
-            Some(m) if Some(m) != o.best => {
-                let line = last.iter().find(|i| i.pv.first() == Some(&m));
-                SearchOutcome {
-                    best: Some(m),
-                    ponder: line.and_then(|i| i.pv.get(1).copied()),
-                    score: line.map_or(o.score, |i| i.score),
-                    ..o
-                }
-            }
-            _ => o,
-        }
-    }
-
+    /// The clock of a search: deadlines under a clock or move time, none otherwise.
     fn plan(limits: &Limits, overhead: Duration) -> TimeManager {
         if limits.movetime.is_some() || limits.time.is_some() {
             TimeManager::new(limits, overhead, Instant::now())
@@ -480,35 +378,21 @@ impl Engine {
         self.banned.clear();
     }
 
-    /// Search synchronously and return the outcome (for bench, tests and tools).
-    pub fn search_sync(
-        &mut self,
-        limits: Limits,
-    ) -> (Option<Move>, Option<Move>, Option<Value>, Vec<SearchInfo>) {
+    /// Search synchronously and return the result (for bench, tests and tools); the progress
+    /// lines are dropped (`go` with a listener sees them).
+    pub fn search_sync(&mut self, limits: Limits) -> SearchResult {
         let (tx, rx) = crossbeam_channel::unbounded();
         self.go(
             limits,
             Arc::new(move |e| {
-                let _ = tx.send(e);
+                if let SearchEvent::BestMove(r) = e {
+                    let _ = tx.send(r);
+                }
             }),
         );
-        let mut infos = Vec::new();
-        let mut result = (None, None, None);
-        for e in rx.iter() {
-            match e {
-                SearchEvent::Info(i) => infos.push(i),
-                SearchEvent::BestMove {
-                    best,
-                    ponder,
-                    score,
-                } => {
-                    result = (best, ponder, score);
-                    break;
-                }
-            }
-        }
+        let result = rx.recv().unwrap_or_default();
         self.wait();
-        (result.0, result.1, result.2, infos)
+        result
     }
 }
 
@@ -516,5 +400,86 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+/// Where the move of one `go` comes from.
+enum MoveSource {
+    /// The opening book's move, played without searching.
+    Book(Move),
+    /// No root move is left to play (mated, or all banned or excluded).
+    NoMove,
+    /// A search.
+    Search,
+}
+
+/// One `go` on the search thread, with everything it owns.
+struct Job {
+    pos: Position,
+    /// The limits in force; `search_moves` holds exactly the moves that may be played.
+    limits: Limits,
+    source: MoveSource,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    histories: Vec<History>,
+}
+
+impl Job {
+    /// Find the move, hold it while the search must go on, send it; the ordering statistics go
+    /// back to the engine for the next search.
+    fn run(mut self, listener: &Listener) -> Vec<History> {
+        let result = match self.source {
+            MoveSource::Book(m) => SearchResult::book(m),
+            MoveSource::NoMove => SearchResult::default(),
+            MoveSource::Search => self.search(listener),
+        };
+        self.hold_until_released();
+        listener(SearchEvent::BestMove(result));
+        self.histories
+    }
+
+    /// Search; below full strength, choose among the best lines instead of taking the best.
+    fn search(&mut self, listener: &Listener) -> SearchResult {
+        let strength = self.options.strength;
+        let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+        let report = |info: SearchInfo| {
+            if strength.is_limited() {
+                lines.lock().push(info.clone());
+            }
+            listener(SearchEvent::Info(info))
+        };
+        let eval = match &self.options.eval {
+            Some(tables) => tables,
+            None => default_tables(),
+        };
+        let result = run_search(SearchRequest {
+            pos: &self.pos,
+            limits: &self.limits,
+            tt: &self.tt,
+            stop: &self.control.stop,
+            pondering: &self.control.pondering,
+            time: &self.control.time,
+            multipv: strength.lines_to_search(self.options.multipv),
+            histories: &mut self.histories,
+            threads: self.options.threads,
+            report: &report,
+            features: self.options.features,
+            rules: self.options.rules,
+            eval,
+        });
+        let random = crate::strength::clock_random(self.pos.key());
+        strength.weaken(result, &lines.into_inner(), random)
+    }
+
+    /// Infinite and ponder searches report their move only when told to (`stop`, or
+    /// `ponderhit` for a ponder search).
+    fn hold_until_released(&self) {
+        let c = &self.control;
+        while (self.limits.infinite || c.pondering.load(Ordering::SeqCst))
+            && !c.stop_requested.load(Ordering::SeqCst)
+        {
+            std::thread::sleep(Duration::from_micros(500));
+        }
     }
 }

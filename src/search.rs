@@ -45,6 +45,36 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+/// What a finished search decided: the one shape every caller gets (`Engine::search_sync`, the
+/// final `SearchEvent::BestMove`, the threads' vote).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is none (no legal root move, or all excluded).
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of `best` for the side to move; `None` exactly when `best` is.
+    pub score: Option<Value>,
+    /// Depth completed by the chosen thread (0 for a book move).
+    pub depth: u32,
+    /// Nodes searched by all threads (0 for a book move).
+    pub nodes: u64,
+    /// The line starting with `best` (empty when there is no move).
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// A move played from the opening book, without searching. Its score is 0 (level).
+    pub fn book(m: Move) -> SearchResult {
+        SearchResult {
+            best: Some(m),
+            score: Some(0),
+            pv: vec![m],
+            ..SearchResult::default()
+        }
+    }
+}
+
 /// Switches for each pruning and extension technique, on by default but for IIR. They exist
 /// so that self-play can measure what each one is worth (ablation), not for users.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -451,19 +481,18 @@ impl<'a> Worker<'a> {
             if i == self.pv_idx {
                 score = -self.search(-beta, -alpha, new_depth, 1, false);
             } else {
-                let r = if depth >= 3
-                    && i >= self.pv_idx + 3
-                    && ext == 0
-                    && self
-                        .pos
-                        .history()
-                        .last()
-                        .is_some_and(|s| s.captured.is_none())
-                {
-                    1
-                } else {
-                    0
-                };
+                let quiet = self
+                    .pos
+                    .history()
+                    .last()
+                    .is_some_and(|s| s.captured.is_none());
+                let r = root_reduction(
+                    &self.shared.features,
+                    depth,
+                    i - self.pv_idx,
+                    ext > 0,
+                    quiet,
+                );
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
                 if score > alpha && r > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
@@ -957,9 +986,47 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// The late-move reduction of a root move: one ply at depth 3 or more for a quiet, unextended
+/// move from the fourth of its line on (`order`: its place counted from the line's first move,
+/// 0-based); none when LMR is switched off. Gentler than inside the tree (the `LMR` table).
+fn root_reduction(
+    features: &SearchFeatures,
+    depth: i32,
+    order: usize,
+    extended: bool,
+    quiet: bool,
+) -> i32 {
+    i32::from(features.lmr && depth >= 3 && order >= 3 && !extended && quiet)
+}
+
 /// Whether the side to move has any legal move (stops at the first one).
 fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();
     generate(pos, GenType::All, &mut list);
     list.as_slice().iter().any(|&m| pos.is_legal(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_moves_are_reduced_only_late_quiet_and_with_lmr_on() {
+        let on = SearchFeatures::default();
+        assert_eq!(root_reduction(&on, 3, 3, false, true), 1);
+        assert_eq!(root_reduction(&on, 12, 30, false, true), 1);
+        // Too shallow, too early, extended, or a capture: searched at full depth.
+        assert_eq!(root_reduction(&on, 2, 3, false, true), 0);
+        assert_eq!(root_reduction(&on, 3, 2, false, true), 0);
+        assert_eq!(root_reduction(&on, 3, 3, true, true), 0);
+        assert_eq!(root_reduction(&on, 3, 3, false, false), 0);
+        // With LMR switched off nothing is reduced, at the root either.
+        let mut off = on;
+        assert!(off.disable("lmr"));
+        for depth in 1..20 {
+            for order in 0..40 {
+                assert_eq!(root_reduction(&off, depth, order, false, true), 0);
+            }
+        }
+    }
 }

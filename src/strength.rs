@@ -7,6 +7,7 @@
 //! mapping is a convention, not a calibration against rated players: measure a level with
 //! `chuhan match` before you quote its Elo.
 
+use crate::search::{SearchInfo, SearchResult};
 use crate::types::{Move, Value, MATE_BOUND};
 
 /// `UCI_Elo` at skill level 0.
@@ -61,6 +62,65 @@ impl StrengthRequest {
         (100.0 * 2f64.powf(self.skill() as f64 * 0.55)) as u64
     }
 
+    /// The node limit of a search at this level: `nodes`, capped by the budget when limited.
+    pub fn cap_nodes(&self, nodes: Option<u64>) -> Option<u64> {
+        if !self.is_limited() {
+            return nodes;
+        }
+        let budget = self.node_budget();
+        Some(nodes.map_or(budget, |n| n.min(budget)))
+    }
+
+    /// Root lines to search when `multipv` are asked: at least [`CANDIDATES`] when limited, for
+    /// the weighted choice to choose among.
+    pub fn lines_to_search(&self, multipv: usize) -> usize {
+        if self.is_limited() {
+            multipv.max(CANDIDATES)
+        } else {
+            multipv
+        }
+    }
+
+    /// Below full strength, replace the searched move by a weighted choice (see [`choose`])
+    /// among the lines of the deepest iteration that reported more than one; `lines` are the
+    /// search's progress reports in order. At full strength, or without such an iteration,
+    /// `result` stands.
+    ///
+    /// [`choose`]: StrengthRequest::choose
+    pub fn weaken(&self, result: SearchResult, lines: &[SearchInfo], random: f64) -> SearchResult {
+        if !self.is_limited() {
+            return result;
+        }
+        let Some(depth) = lines
+            .iter()
+            .filter(|i| i.multipv > 1)
+            .map(|i| i.depth)
+            .max()
+        else {
+            return result;
+        };
+        let mut last: Vec<&SearchInfo> = lines.iter().filter(|i| i.depth == depth).collect();
+        last.sort_by_key(|i| i.multipv);
+        last.dedup_by_key(|i| i.multipv);
+        let choices: Vec<(Move, Value)> = last
+            .iter()
+            .filter_map(|i| Some((*i.pv.first()?, i.score)))
+            .collect();
+        match self.choose(&choices, random) {
+            Some(m) if Some(m) != result.best => {
+                let line = last.iter().find(|i| i.pv.first() == Some(&m));
+                SearchResult {
+                    best: Some(m),
+                    ponder: line.and_then(|i| i.pv.get(1).copied()),
+                    score: line.map_or(result.score, |i| Some(i.score)),
+                    pv: line.map_or_else(|| vec![m], |i| i.pv.clone()),
+                    ..result
+                }
+            }
+            _ => result,
+        }
+    }
+
     /// Softness of the choice in score units: 240 at level 0, 12 at level 19.
     pub fn temperature(&self) -> f64 {
         (MAX_SKILL - self.skill()) as f64 * 12.0
@@ -110,6 +170,78 @@ mod tests {
 
     fn mv(i: usize) -> Move {
         Move::new(Square::new(i), Square::new(i + 9))
+    }
+
+    fn line(depth: u32, multipv: usize, score: Value, pv: &[Move]) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: depth,
+            multipv,
+            score,
+            bound: crate::tt::Bound::Exact,
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            time_ms: 0,
+            pv: pv.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_limited_search_is_capped_and_widened() {
+        let full = StrengthRequest::default();
+        assert_eq!(full.cap_nodes(None), None);
+        assert_eq!(full.cap_nodes(Some(7)), Some(7));
+        assert_eq!(full.lines_to_search(1), 1);
+        let weak = StrengthRequest {
+            skill_level: 3,
+            ..full
+        };
+        let budget = weak.node_budget();
+        assert_eq!(weak.cap_nodes(None), Some(budget));
+        assert_eq!(weak.cap_nodes(Some(budget + 1)), Some(budget));
+        assert_eq!(weak.cap_nodes(Some(5)), Some(5));
+        assert_eq!(weak.lines_to_search(1), CANDIDATES);
+        assert_eq!(weak.lines_to_search(CANDIDATES + 2), CANDIDATES + 2);
+    }
+
+    #[test]
+    fn weakening_chooses_among_the_deepest_full_iteration() {
+        let searched = SearchResult {
+            best: Some(mv(1)),
+            ponder: Some(mv(10)),
+            score: Some(30),
+            depth: 5,
+            nodes: 1234,
+            pv: vec![mv(1), mv(10)],
+        };
+        // Depth 4 reported all lines; depth 5 only its first line (a partial iteration).
+        let lines = [
+            line(4, 1, 30, &[mv(1), mv(10)]),
+            line(4, 2, 20, &[mv(2), mv(20), mv(21)]),
+            line(5, 1, 30, &[mv(1), mv(10)]),
+        ];
+        let weak = StrengthRequest {
+            skill_level: 0,
+            ..Default::default()
+        };
+        // A draw near 1 falls on the last candidate: the second line of depth 4, all of it.
+        let second = weak.weaken(searched.clone(), &lines, 0.999);
+        assert_eq!(
+            second,
+            SearchResult {
+                best: Some(mv(2)),
+                ponder: Some(mv(20)),
+                score: Some(20),
+                pv: vec![mv(2), mv(20), mv(21)],
+                ..searched.clone()
+            }
+        );
+        assert_eq!(weak.weaken(searched.clone(), &lines, 0.0), searched);
+        // Full strength, or no iteration with several lines: the search's move stands.
+        let full = StrengthRequest::default();
+        assert_eq!(full.weaken(searched.clone(), &lines, 0.999), searched);
+        assert_eq!(weak.weaken(searched.clone(), &lines[2..], 0.999), searched);
     }
 
     #[test]

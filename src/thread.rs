@@ -6,33 +6,16 @@ use crate::eval::Tables;
 use crate::history::History;
 use crate::position::Position;
 use crate::rules::RuleSet;
-use crate::search::{SearchFeatures, SearchInfo, Shared, Worker};
+use crate::search::{SearchFeatures, SearchInfo, SearchResult, Shared, Worker};
 use crate::time::{Limits, TimeManager};
 use crate::tt::TranspositionTable;
-use crate::types::{Move, Value, INFINITE, MATE_BOUND};
+use crate::types::{Move, INFINITE, MATE_BOUND};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Stack size of search threads: deep recursion with move lists on the stack.
 pub const SEARCH_STACK: usize = 64 * 1024 * 1024;
-
-/// What a finished search decided.
-#[derive(Clone, Debug)]
-pub struct SearchOutcome {
-    /// The move to play (None when there is no legal root move).
-    pub best: Option<Move>,
-    /// The expected reply, for pondering.
-    pub ponder: Option<Move>,
-    /// Score of `best` for the side to move.
-    pub score: Value,
-    /// Depth completed by the chosen thread.
-    pub depth: u32,
-    /// Nodes searched by all threads.
-    pub nodes: u64,
-    /// The chosen principal variation.
-    pub pv: Vec<Move>,
-}
 
 /// Everything one search needs, borrowed from the engine.
 pub struct SearchRequest<'a> {
@@ -65,7 +48,7 @@ pub struct SearchRequest<'a> {
 }
 
 /// Run a search to its end on the calling thread plus `threads - 1` helpers.
-pub fn run_search(req: SearchRequest<'_>) -> SearchOutcome {
+pub fn run_search(req: SearchRequest<'_>) -> SearchResult {
     let threads = req.threads.max(1);
     req.histories.resize_with(threads, History::new);
     req.histories.truncate(threads);
@@ -124,30 +107,26 @@ pub fn run_search(req: SearchRequest<'_>) -> SearchOutcome {
     let total_nodes = shared.total_nodes();
     let chosen = vote(&results);
     let (depth, roots, _) = &results[chosen];
-    let outcome = match roots.first() {
-        None => SearchOutcome {
-            best: None,
-            ponder: None,
-            score: -INFINITE,
-            depth: 0,
+    let result = match roots.first() {
+        None => SearchResult {
             nodes: total_nodes,
-            pv: Vec::new(),
+            ..SearchResult::default()
         },
-        Some(rm) => SearchOutcome {
+        Some(rm) => SearchResult {
             best: Some(rm.mv),
             ponder: rm.pv.get(1).copied(),
-            score: if rm.score == -INFINITE {
+            score: Some(if rm.score == -INFINITE {
                 rm.prev_score
             } else {
                 rm.score
-            },
+            }),
             depth: *depth,
             nodes: total_nodes,
             pv: rm.pv.clone(),
         },
     };
     *req.histories = results.into_iter().map(|(_, _, h)| h).collect();
-    outcome
+    result
 }
 
 /// Pick the thread whose best move has the most support: each thread votes for its move with

@@ -225,11 +225,13 @@ fn play_game(
             engine
                 .set_position(Some(&opening.fen), &moves)
                 .map_err(anyhow::Error::msg)?;
-            let (best, _, _, _) = engine.search_sync(Limits {
+            let result = engine.search_sync(Limits {
                 nodes: Some(cfg.nodes),
                 ..Limits::default()
             });
-            best.context("the search found no move where the referee saw one")?
+            result
+                .best
+                .context("the search found no move where the referee saw one")?
         };
         pos.make_move(mv);
         moves.push(mv.to_string());

@@ -2,9 +2,10 @@
 //! stalemate (困毙) as a win, legal best moves, multi-threaded agreement, determinism,
 //! MultiPV and root restrictions.
 
-use chuhan::engine::Engine;
+use chuhan::engine::{Engine, SearchEvent};
 use chuhan::movegen::legal_moves;
 use chuhan::position::Position;
+use chuhan::search::{SearchInfo, SearchResult};
 use chuhan::time::Limits;
 use chuhan::types::{Move, MATE};
 use std::time::{Duration, Instant};
@@ -64,17 +65,13 @@ fn search(fen: &str, limits: Limits, threads: usize) -> (Option<Move>, Option<i3
     e.set_hash_mb(16).unwrap();
     e.set_threads(threads);
     e.set_position(Some(fen), &[] as &[&str]).unwrap();
-    let (best, _, score, _) = e.search_sync(limits);
-    (best, score)
+    let result = e.search_sync(limits);
+    (result.best, result.score)
 }
 
-/// Start an infinite search; its events arrive on the returned channel.
-fn go_infinite(e: &mut Engine) -> crossbeam_channel::Receiver<chuhan::engine::SearchEvent> {
+/// Start a search; its events arrive on the returned channel.
+fn go(e: &mut Engine, limits: Limits) -> crossbeam_channel::Receiver<SearchEvent> {
     let (tx, rx) = crossbeam_channel::unbounded();
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
     e.go(
         limits,
         std::sync::Arc::new(move |ev| {
@@ -82,6 +79,17 @@ fn go_infinite(e: &mut Engine) -> crossbeam_channel::Receiver<chuhan::engine::Se
         }),
     );
     rx
+}
+
+/// Start an infinite search; its events arrive on the returned channel.
+fn go_infinite(e: &mut Engine) -> crossbeam_channel::Receiver<SearchEvent> {
+    go(
+        e,
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+    )
 }
 
 fn depth(d: u32) -> Limits {
@@ -132,8 +140,7 @@ fn having_no_move_loses() {
     let mut e = Engine::new();
     e.set_position(Some("4k4/5R3/9/9/9/9/9/9/9/3K5 b - - 0 1"), &[] as &[&str])
         .unwrap();
-    let (best, ponder, score, _) = e.search_sync(depth(5));
-    assert_eq!((best, ponder, score), (None, None, None));
+    assert_eq!(e.search_sync(depth(5)), SearchResult::default());
 }
 
 #[test]
@@ -145,15 +152,20 @@ fn best_moves_are_always_legal() {
         let fen = line.split(';').next().unwrap().trim();
         e.set_position(Some(fen), &[] as &[&str]).unwrap();
         let legal = legal_moves(e.position());
-        let (best, ponder, _, _) = e.search_sync(Limits {
+        let result = e.search_sync(Limits {
             nodes: Some(3_000),
             ..Limits::default()
         });
-        match best {
+        match result.best {
             None => assert!(legal.is_empty(), "{fen}: no move returned"),
             Some(m) => {
                 assert!(legal.contains(m), "{fen}: illegal {m}");
-                if let Some(p) = ponder {
+                assert_eq!(
+                    result.pv.first(),
+                    Some(&m),
+                    "{fen}: the line starts elsewhere"
+                );
+                if let Some(p) = result.ponder {
                     let mut pos = e.position().clone();
                     pos.make_move(m);
                     assert!(legal_moves(&pos).contains(p), "{fen}: illegal ponder {p}");
@@ -181,13 +193,7 @@ fn one_thread_is_deterministic() {
         let mut e = Engine::new();
         e.set_hash_mb(16).unwrap();
         e.set_position(Some(fen), &[] as &[&str]).unwrap();
-        let (best, _, score, infos) = e.search_sync(depth(9));
-        (
-            best,
-            score,
-            infos.last().unwrap().nodes,
-            infos.last().unwrap().pv.clone(),
-        )
+        e.search_sync(depth(9))
     };
     assert_eq!(run(), run());
 }
@@ -195,19 +201,27 @@ fn one_thread_is_deterministic() {
 #[test]
 fn node_limit_is_respected() {
     let mut e = Engine::new();
-    let (_, _, _, infos) = e.search_sync(Limits {
-        nodes: Some(20_000),
-        ..Limits::default()
-    });
-    let last = infos.last().unwrap();
-    assert!(last.nodes <= 20_000 + 2_048, "{}", last.nodes);
+    let nodes = e
+        .search_sync(Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        })
+        .nodes;
+    assert!((1..=20_000 + 2_048).contains(&nodes), "{nodes}");
 }
 
 #[test]
 fn multipv_reports_distinct_lines() {
     let mut e = Engine::new();
     e.options.multipv = 3;
-    let (_, _, _, infos) = e.search_sync(depth(6));
+    let infos: Vec<SearchInfo> = go(&mut e, depth(6))
+        .iter()
+        .map_while(|ev| match ev {
+            SearchEvent::Info(i) => Some(i),
+            SearchEvent::BestMove(_) => None,
+        })
+        .collect();
+    e.wait();
     let last_depth = infos.last().unwrap().depth;
     let lines: Vec<_> = infos.iter().filter(|i| i.depth == last_depth).collect();
     assert_eq!(lines.len(), 3);
@@ -224,12 +238,12 @@ fn multipv_reports_distinct_lines() {
 fn root_restrictions_are_obeyed() {
     let mut e = Engine::new();
     let only = Position::startpos().parse_move("a0a1").unwrap();
-    let (best, _, _, _) = e.search_sync(Limits {
+    let result = e.search_sync(Limits {
         depth: Some(4),
         search_moves: vec![only],
         ..Limits::default()
     });
-    assert_eq!(best, Some(only));
+    assert_eq!(result.best, Some(only));
     // Ban every move but one.
     let legal = legal_moves(e.position());
     let keep = legal.as_slice()[5];
@@ -240,13 +254,11 @@ fn root_restrictions_are_obeyed() {
         .map(|m| m.to_string())
         .collect();
     e.ban_moves(&banned).unwrap();
-    let (best, _, _, _) = e.search_sync(depth(4));
-    assert_eq!(best, Some(keep));
+    assert_eq!(e.search_sync(depth(4)).best, Some(keep));
     // Ban them all: no move.
     let all: Vec<String> = legal.as_slice().iter().map(|m| m.to_string()).collect();
     e.ban_moves(&all).unwrap();
-    let (best, _, _, _) = e.search_sync(depth(4));
-    assert_eq!(best, None);
+    assert_eq!(e.search_sync(depth(4)), SearchResult::default());
 }
 
 #[test]
@@ -254,11 +266,11 @@ fn movetime_and_stop_end_the_search() {
     // Generous bounds: this checks that the deadline is honoured at all, not its precision.
     let mut e = Engine::new();
     let t = Instant::now();
-    let (best, _, _, _) = e.search_sync(Limits {
+    let result = e.search_sync(Limits {
         movetime: Some(Duration::from_millis(200)),
         ..Limits::default()
     });
-    assert!(best.is_some());
+    assert!(result.best.is_some());
     assert!(t.elapsed() < Duration::from_secs(5));
 
     let rx = go_infinite(&mut e);
@@ -268,7 +280,7 @@ fn movetime_and_stop_end_the_search() {
     let got_best = rx.iter().any(|ev| {
         matches!(
             ev,
-            chuhan::engine::SearchEvent::BestMove { best: Some(_), .. }
+            SearchEvent::BestMove(SearchResult { best: Some(_), .. })
         )
     });
     assert!(got_best);
@@ -282,10 +294,15 @@ fn a_strength_limit_sees_less_and_varies_its_moves() {
     let budget = e.options.strength.node_budget();
     let mut moves = std::collections::HashSet::new();
     for _ in 0..12 {
-        let (best, _, _, infos) = e.search_sync(depth(30));
-        let best = best.unwrap();
+        let result = e.search_sync(depth(30));
+        let best = result.best.unwrap();
         assert!(legal_moves(e.position()).contains(best));
-        assert!(infos.last().unwrap().nodes <= budget + 2_048);
+        assert_eq!(
+            result.pv.first(),
+            Some(&best),
+            "the line of the move chosen"
+        );
+        assert!(result.nodes <= budget + 2_048);
         moves.insert(best);
     }
     assert!(
@@ -307,11 +324,11 @@ fn a_search_stopped_at_once_still_answers_with_a_searched_move() {
     e.stop();
     let events: Vec<_> = rx
         .iter()
-        .take_while(|ev| !matches!(ev, chuhan::engine::SearchEvent::BestMove { .. }))
+        .take_while(|ev| !matches!(ev, SearchEvent::BestMove(_)))
         .collect();
     e.wait();
     // The first iteration always completes, so its line is reported and played.
     assert!(events
         .iter()
-        .any(|ev| matches!(ev, chuhan::engine::SearchEvent::Info(i) if i.depth >= 1)));
+        .any(|ev| matches!(ev, SearchEvent::Info(i) if i.depth >= 1)));
 }

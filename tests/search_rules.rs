@@ -18,11 +18,11 @@ fn search(rules: RuleSet, moves: &[&str], depth: u32) -> (Move, Value) {
     e.set_hash_mb(16).unwrap();
     e.options.rules = rules;
     e.set_position(Some(FEN), moves).unwrap();
-    let (best, _, score, _) = e.search_sync(Limits {
+    let result = e.search_sync(Limits {
         depth: Some(depth),
         ..Limits::default()
     });
-    (best.unwrap(), score.unwrap())
+    (result.best.unwrap(), result.score.unwrap())
 }
 
 /// The cycle played `times` times, then `extra` more plies of it.
@@ -77,10 +77,11 @@ fn the_chased_side_keeps_fleeing_when_the_chaser_must_stop() {
     let mut e = Engine::new();
     e.set_hash_mb(16).unwrap();
     e.set_position(Some(fen), &moves).unwrap();
-    let (best, _, score, _) = e.search_sync(Limits {
+    let result = e.search_sync(Limits {
         depth: Some(8),
         ..Limits::default()
     });
-    assert_eq!(best.unwrap().to_string(), "a2b2");
-    assert!(score.unwrap() >= MATE_BOUND, "{score:?}");
+    assert_eq!(result.best.unwrap().to_string(), "a2b2");
+    let score = result.score.unwrap();
+    assert!(score >= MATE_BOUND, "{score}");
 }

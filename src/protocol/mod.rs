@@ -24,6 +24,7 @@ use crate::engine::{Engine, Listener, PositionError, SearchEvent};
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::rules::RuleSet;
+use crate::search::SearchResult;
 use crate::time::Limits;
 use crate::types::{Color, Move};
 use options::{Opt, Value as OptValue};
@@ -363,11 +364,12 @@ impl Session {
         };
         let listener: Listener = Arc::new(move |event| match event {
             SearchEvent::Info(i) => out.line(&output::info(style, &i)),
-            SearchEvent::BestMove {
+            SearchEvent::BestMove(SearchResult {
                 best,
                 ponder,
                 score,
-            } => {
+                ..
+            }) => {
                 let verdict = if dialect == Dialect::Ucci {
                     output::verdict(VerdictInput {
                         score,
