@@ -3,14 +3,18 @@
 //!
 //! A reader thread turns the engine's stdout into timestamped lines on a channel, so every wait
 //! has a deadline (`recv_timeout`) and the end of the pipe shows as a closed channel (crash).
+//! An engine may print without end (`info` lines and never `bestmove`; `yes`), so the reader is
+//! bounded: lines are cut at `MAX_LINE_BYTES`, the channel holds `LINE_QUEUE` lines (a full
+//! queue stalls the reader and so the engine's pipe, not our memory), and a line stamped after
+//! the deadline counts as no answer, so a deadline fires however much the engine prints.
 //! Every live child is also kept in a process-wide registry so a Ctrl-C handler can kill them
 //! all (`kill_all`); `Drop` sends `quit`, waits briefly, then kills and reaps.
 
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -146,6 +150,54 @@ pub struct EngineProcess {
 /// How long the handshake and `isready` may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The longest line kept from an engine; the rest of a longer line is discarded.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Lines queued between the reader thread and the game.
+const LINE_QUEUE: usize = 256;
+
+/// Read one line into `line` (without its `\n` or `\r\n`), keeping at most `cap` bytes of it
+/// and discarding the rest, so an endless line costs no memory. False at the end of input.
+fn read_capped_line<R: BufRead>(r: &mut R, cap: usize, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let mut read_any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let text = &buf[..newline.unwrap_or(buf.len())];
+        let room = cap.saturating_sub(line.len());
+        line.extend_from_slice(&text[..text.len().min(room)]);
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok(true);
+        }
+    }
+}
+
+/// The reader thread's loop: engine output → timestamped lines (bytes that are not UTF-8
+/// replaced), until the pipe closes or the game side hangs up.
+fn read_lines<R: BufRead>(mut from: R, to: &crossbeam_channel::Sender<(Instant, String)>) {
+    let mut line = Vec::new();
+    while let Ok(true) = read_capped_line(&mut from, MAX_LINE_BYTES, &mut line) {
+        let text = String::from_utf8_lossy(&line).into_owned();
+        if to.send((Instant::now(), text)).is_err() {
+            break;
+        }
+    }
+}
+
 impl EngineProcess {
     /// Spawn the engine and complete the handshake (`ucci`/`uci` … `ucciok`/`uciok`, options,
     /// `isready` … `readyok`).
@@ -164,18 +216,17 @@ impl EngineProcess {
             .map_err(|e| EngineFault::Crashed(format!("cannot start '{}': {e}", spec.cmd)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, rx) = unbounded();
-        thread::Builder::new()
+        let (tx, rx) = bounded(LINE_QUEUE);
+        let reader = thread::Builder::new()
             .name(format!("read {}", spec.name))
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send((Instant::now(), line)).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| EngineFault::Crashed(format!("cannot start a reader thread: {e}")))?;
+            .spawn(move || read_lines(BufReader::new(stdout), &tx));
+        if let Err(e) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineFault::Crashed(format!(
+                "cannot start a reader thread: {e}"
+            )));
+        }
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let child = Arc::new(Mutex::new(child));
         REGISTRY.lock().insert(id, Arc::clone(&child));
@@ -272,10 +323,16 @@ impl EngineProcess {
         })
     }
 
+    /// The next line, if it was read before `deadline`.
     fn recv_until(&mut self, deadline: Instant) -> Result<String, EngineFault> {
-        self.recv_timed(deadline).map(|(_, l)| l)
+        match self.recv_timed(deadline)? {
+            (at, _) if at > deadline => Err(EngineFault::Timeout),
+            (_, line) => Ok(line),
+        }
     }
 
+    /// The next line and when it was read, waiting until `deadline` at most. A line read after
+    /// the deadline is still returned (the caller decides; `go` charges a late `bestmove`).
     fn recv_timed(&mut self, deadline: Instant) -> Result<(Instant, String), EngineFault> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
@@ -323,7 +380,14 @@ impl EngineProcess {
                 Err(e) => return Err(e),
             };
             let mut words = line.split_whitespace();
-            match words.next() {
+            let first = words.next();
+            if at > deadline && !matches!(first, Some("bestmove" | "nobestmove")) {
+                // Past the deadline only the answer itself still counts (as a late move):
+                // whatever else the engine prints cannot keep the game waiting.
+                self.recover_after_timeout();
+                return Err(EngineFault::Timeout);
+            }
+            match first {
                 Some("info") => parse_info(&line, &mut score, &mut depth),
                 Some("bestmove") => {
                     let mv = words.next().filter(|m| *m != "(none)" && *m != "0000");
@@ -449,6 +513,28 @@ mod tests {
         assert_eq!(Score::Mate(3).as_cp(), 29_997);
         parse_info("info string score cp 999", &mut s, &mut d);
         assert_eq!(s, Some(Score::Mate(-2)));
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_discarded() {
+        let long = "x".repeat(100);
+        let text = format!("{long}\r\nshort\n{long}");
+        // A small buffer, so lines span several reads.
+        let mut input = io::BufReader::with_capacity(7, text.as_bytes());
+        let mut line = Vec::new();
+        let mut lines = Vec::new();
+        while read_capped_line(&mut input, 10, &mut line).unwrap() {
+            lines.push(String::from_utf8(line.clone()).unwrap());
+        }
+        assert_eq!(lines, ["x".repeat(10), "short".to_string(), "x".repeat(10)]);
+    }
+
+    #[test]
+    fn the_reader_replaces_bytes_that_are_not_utf8() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        read_lines(&b"id name \xff\xfe\nuciok\n"[..], &tx);
+        let lines: Vec<String> = rx.try_iter().map(|(_, l)| l).collect();
+        assert_eq!(lines, ["id name \u{fffd}\u{fffd}", "uciok"]);
     }
 
     #[test]
