@@ -1,8 +1,8 @@
 //! Time controls and the runner's clocks. The runner keeps the time itself (the engine's own
 //! report does not count): each move's time is measured from writing `go` to reading
 //! `bestmove`. A move is forfeit when it takes longer than the time left plus the margin.
+//! What a move may use is told as `MoveLimits`; `engine_process` writes it in each dialect.
 
-use super::engine_process::Protocol;
 use crate::types::Color;
 use std::time::Duration;
 
@@ -96,6 +96,26 @@ impl TimeControl {
     }
 }
 
+/// What one move may use, as a `go` command tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimits {
+    /// Search to this depth.
+    Depth(u32),
+    /// Search this many nodes.
+    Nodes(u64),
+    /// Think this long, ms.
+    MoveTime(u64),
+    /// Both clocks: time left and increment per side (indexed by colour), ms.
+    Clocks {
+        /// The side to move.
+        side: Color,
+        /// Time left.
+        time_ms: [u64; 2],
+        /// Increment per move.
+        inc_ms: [u64; 2],
+    },
+}
+
 /// A move overran its allowance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeForfeit;
@@ -142,29 +162,17 @@ impl Clock {
         self.remaining[side.index()]
     }
 
-    /// The `go` command for `side` to move, in the engine's dialect.
-    /// UCCI: `go time T increment I opptime O oppincrement I` (ms: we set `usemillisec`), and a
-    /// fixed move time as `go time T movestogo 1` (UCCI has no `movetime`).
-    pub fn go_command(&self, side: Color, proto: Protocol) -> String {
-        let (red, black) = (Color::Red.index(), Color::Black.index());
-        match (self.tc[side.index()], proto) {
-            (TimeControl::Depth(d), _) => format!("go depth {d}"),
-            (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
-            (TimeControl::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
-            (TimeControl::MoveTime(ms), Protocol::Ucci) => format!("go time {ms} movestogo 1"),
-            (TimeControl::Increment { .. }, Protocol::Uci) => format!(
-                "go wtime {} btime {} winc {} binc {}",
-                self.remaining[red],
-                self.remaining[black],
-                self.increment(Color::Red),
-                self.increment(Color::Black)
-            ),
-            (TimeControl::Increment { inc_ms, .. }, Protocol::Ucci) => format!(
-                "go time {} increment {inc_ms} opptime {} oppincrement {}",
-                self.remaining[side.index()],
-                self.remaining[side.flip().index()],
-                self.increment(side.flip())
-            ),
+    /// What `side` may use on this move.
+    pub fn limits(&self, side: Color) -> MoveLimits {
+        match self.tc[side.index()] {
+            TimeControl::Depth(d) => MoveLimits::Depth(d),
+            TimeControl::Nodes(n) => MoveLimits::Nodes(n),
+            TimeControl::MoveTime(ms) => MoveLimits::MoveTime(ms),
+            TimeControl::Increment { .. } => MoveLimits::Clocks {
+                side,
+                time_ms: self.remaining,
+                inc_ms: [self.increment(Color::Red), self.increment(Color::Black)],
+            },
         }
     }
 
@@ -236,24 +244,20 @@ mod tests {
     }
 
     #[test]
-    fn go_commands_per_dialect() {
+    fn limits_follow_the_clocks() {
         let mut c = Clock::new(TimeControl::parse("10+0.1").unwrap(), 50, 60_000);
         c.charge(Color::Red, Duration::from_millis(1000)).unwrap();
         assert_eq!(c.remaining(Color::Red), 9_100);
         assert_eq!(
-            c.go_command(Color::Black, Protocol::Uci),
-            "go wtime 9100 btime 10000 winc 100 binc 100"
-        );
-        assert_eq!(
-            c.go_command(Color::Black, Protocol::Ucci),
-            "go time 10000 increment 100 opptime 9100 oppincrement 100"
+            c.limits(Color::Black),
+            MoveLimits::Clocks {
+                side: Color::Black,
+                time_ms: [9_100, 10_000],
+                inc_ms: [100, 100]
+            }
         );
         let m = Clock::new(TimeControl::MoveTime(300), 50, 60_000);
-        assert_eq!(
-            m.go_command(Color::Red, Protocol::Ucci),
-            "go time 300 movestogo 1"
-        );
-        assert_eq!(m.go_command(Color::Red, Protocol::Uci), "go movetime 300");
+        assert_eq!(m.limits(Color::Red), MoveLimits::MoveTime(300));
     }
 
     #[test]
@@ -263,13 +267,17 @@ mod tests {
             50,
             60_000,
         );
-        assert_eq!(c.go_command(Color::Red, Protocol::Uci), "go depth 4");
+        assert_eq!(c.limits(Color::Red), MoveLimits::Depth(4));
         assert!(!c.is_timed(Color::Red) && c.is_timed(Color::Black));
         c.charge(Color::Black, Duration::from_millis(1000)).unwrap();
         assert_eq!(c.remaining(Color::Black), 4_050);
         assert_eq!(
-            c.go_command(Color::Black, Protocol::Ucci),
-            "go time 4050 increment 50 opptime 0 oppincrement 0"
+            c.limits(Color::Black),
+            MoveLimits::Clocks {
+                side: Color::Black,
+                time_ms: [0, 4_050],
+                inc_ms: [0, 50]
+            }
         );
         assert_eq!(c.allowance(Color::Red), Duration::from_millis(60_000));
     }

@@ -10,6 +10,8 @@
 //! Every live child is also kept in a process-wide registry so a Ctrl-C handler can kill them
 //! all (`kill_all`); `Drop` sends `quit`, waits briefly, then kills and reaps.
 
+use super::clock::{MoveLimits, TimeControl};
+use crate::types::Color;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -58,7 +60,7 @@ pub struct EngineSpec {
     /// Options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
     /// Its own time control, overriding the match's `-tc` (e.g. two depths of one engine).
-    pub tc: Option<super::clock::TimeControl>,
+    pub tc: Option<TimeControl>,
 }
 
 /// Why an engine let us down.
@@ -75,6 +77,46 @@ impl std::fmt::Display for EngineFault {
         match self {
             EngineFault::Crashed(why) => write!(f, "crashed ({why})"),
             EngineFault::Timeout => write!(f, "did not answer in time"),
+        }
+    }
+}
+
+impl Protocol {
+    /// The `go` command for `limits`. UCI: `go wtime W btime B winc I binc I`. UCCI:
+    /// `go time T increment I opptime O oppincrement I` (ms: the handshake sets `usemillisec`),
+    /// and a fixed move time as `go time T movestogo 1` (UCCI has no `movetime`).
+    pub fn go_command(self, limits: MoveLimits) -> String {
+        match (limits, self) {
+            (MoveLimits::Depth(d), _) => format!("go depth {d}"),
+            (MoveLimits::Nodes(n), _) => format!("go nodes {n}"),
+            (MoveLimits::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
+            (MoveLimits::MoveTime(ms), Protocol::Ucci) => format!("go time {ms} movestogo 1"),
+            (
+                MoveLimits::Clocks {
+                    time_ms, inc_ms, ..
+                },
+                Protocol::Uci,
+            ) => {
+                let (red, black) = (Color::Red.index(), Color::Black.index());
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    time_ms[red], time_ms[black], inc_ms[red], inc_ms[black]
+                )
+            }
+            (
+                MoveLimits::Clocks {
+                    side,
+                    time_ms,
+                    inc_ms,
+                },
+                Protocol::Ucci,
+            ) => {
+                let (own, opp) = (side.index(), side.flip().index());
+                format!(
+                    "go time {} increment {} opptime {} oppincrement {}",
+                    time_ms[own], inc_ms[own], time_ms[opp], inc_ms[opp]
+                )
+            }
         }
     }
 }
@@ -356,17 +398,17 @@ impl EngineProcess {
         "closed its output".to_string()
     }
 
-    /// Send the position and `go`, and wait for `bestmove` (or `nobestmove`) until `allowance`
-    /// has passed since `go` was written. Past it, `stop` is sent; the engine stays usable only
-    /// if it then answers within a second (the late move is still a forfeit).
+    /// Send the position and `go` with `limits`, and wait for `bestmove` (or `nobestmove`)
+    /// until `allowance` has passed since `go` was written. Past it, `stop` is sent; the engine
+    /// stays usable only if it then answers within a second (the late move is still a forfeit).
     pub fn go(
         &mut self,
         position: &str,
-        go: &str,
+        limits: MoveLimits,
         allowance: Duration,
     ) -> Result<SearchReply, EngineFault> {
         self.send(position)?;
-        self.send(go)?;
+        self.send(&self.spec.proto.go_command(limits))?;
         let start = Instant::now();
         let deadline = start + allowance;
         let (mut score, mut depth) = (None, None);
@@ -513,6 +555,34 @@ mod tests {
         assert_eq!(Score::Mate(3).as_cp(), 29_997);
         parse_info("info string score cp 999", &mut s, &mut d);
         assert_eq!(s, Some(Score::Mate(-2)));
+    }
+
+    #[test]
+    fn go_commands_per_dialect() {
+        let clocks = MoveLimits::Clocks {
+            side: Color::Black,
+            time_ms: [9_100, 10_000],
+            inc_ms: [100, 50],
+        };
+        assert_eq!(
+            Protocol::Uci.go_command(clocks),
+            "go wtime 9100 btime 10000 winc 100 binc 50"
+        );
+        assert_eq!(
+            Protocol::Ucci.go_command(clocks),
+            "go time 10000 increment 50 opptime 9100 oppincrement 100"
+        );
+        let fixed = MoveLimits::MoveTime(300);
+        assert_eq!(Protocol::Ucci.go_command(fixed), "go time 300 movestogo 1");
+        assert_eq!(Protocol::Uci.go_command(fixed), "go movetime 300");
+        assert_eq!(
+            Protocol::Ucci.go_command(MoveLimits::Depth(4)),
+            "go depth 4"
+        );
+        assert_eq!(
+            Protocol::Uci.go_command(MoveLimits::Nodes(900)),
+            "go nodes 900"
+        );
     }
 
     #[test]
