@@ -415,28 +415,64 @@ fn engines_are_reaped_on_drop() {
     }
 }
 
+/// `chuhan match` with `engine` as the second engine, by the fake engine; its output.
+fn match_against(engine: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(CHUHAN)
+        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
+        .args(["-engine", &format!("cmd={engine}"), "name=bad"])
+        .args(extra)
+        .args(["-tc", "depth=1", "-concurrency", "2", "-games", "200"])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn an_engine_that_cannot_start_aborts_the_match() {
+    // A missing program, a directory, a program that exits at once: no game is played, the
+    // match stops with a message naming the engine and a non-zero exit.
+    for engine in ["/nonexistent/engine", "/", "/bin/true"] {
+        let out = match_against(engine, &[]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{engine}: {stdout}");
+        assert!(
+            stderr.contains("match aborted: engine 'bad' cannot be started"),
+            "{engine}: {stderr}"
+        );
+        assert!(!stdout.contains("[1/"), "{engine}: {stdout}");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_be_restarted_aborts_the_match() {
+    // The engine starts once, crashes in its first game and then refuses to start again: the
+    // match stops instead of scoring the remaining 199 games as forfeits.
+    let marker = temp_path("started-once");
+    let marker = marker.to_str().unwrap();
+    let book = temp_path("restart-book.txt");
+    std::fs::write(&book, "h2e2\n").unwrap();
     let out = Command::new(CHUHAN)
         .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
-        .args(["-engine", "cmd=/nonexistent/engine", "name=missing"])
+        .args(["-engine", &format!("cmd={FAKE}"), "name=bad"])
         .args([
-            "-tc",
-            "depth=1",
-            "-concurrency",
-            "1",
-            "-sprt",
-            "elo0=0",
-            "elo1=5",
+            "arg=--crash-at",
+            "arg=1",
+            "arg=--start-once",
+            &format!("arg={marker}"),
         ])
+        .args(["-tc", "depth=1", "-concurrency", "1", "-games", "200"])
+        .args(["-openings", book.to_str().unwrap()])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("match aborted"), "{stderr}");
-    assert!(stdout.contains("failed to start"), "{stdout}");
-    assert!(stdout.contains("Match finished: 3 games"), "{stdout}");
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stderr.contains("match aborted: engine 'bad' cannot be restarted"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("engine crashed"), "{stdout}");
+    assert!(stdout.contains("Match finished: 1 games"), "{stdout}");
 }
 
 /// Run `f` on a thread and fail the test if it takes longer than `limit` (a hung runner would

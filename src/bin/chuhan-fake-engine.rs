@@ -17,6 +17,7 @@
 //! --delay MS          think MS ms on every move
 //! --random            when off-script, pick a legal move by the position's key (else the first)
 //! --pidfile PATH      append our process id to PATH at start
+//! --start-once PATH   start only if PATH does not exist (and create it): a restart fails
 //! ```
 //! Not a player: it exists for tests and demonstrations of `chuhan match`.
 
@@ -86,6 +87,17 @@ fn parse_args() -> Script {
                 // One write call, so concurrent engines never interleave their lines.
                 f.write_all(format!("{}\n", std::process::id()).as_bytes())
                     .expect("write pidfile");
+            }
+            "--start-once" => {
+                let path = val();
+                if std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .is_err()
+                {
+                    std::process::exit(1);
+                }
             }
             other => panic!("unknown flag {other}"),
         }

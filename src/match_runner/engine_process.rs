@@ -361,7 +361,11 @@ impl EngineProcess {
         };
         result.map_err(|e| {
             self.healthy = false;
-            EngineFault::Crashed(format!("write failed: {e}"))
+            // A write fails when the engine has gone: say how it went, if it has.
+            EngineFault::Crashed(
+                self.exit_status()
+                    .unwrap_or_else(|| format!("write failed: {e}")),
+            )
         })
     }
 
@@ -388,14 +392,20 @@ impl EngineProcess {
     }
 
     fn exit_text(&self) -> String {
-        // The pipe closed; the exit status may take a moment to appear.
+        self.exit_status()
+            .unwrap_or_else(|| "closed its output".to_string())
+    }
+
+    /// "exited with …" once the process has exited (the status may take a moment to appear
+    /// after its pipes close).
+    fn exit_status(&self) -> Option<String> {
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.lock().try_wait() {
-                return format!("exited with {status}");
+                return Some(format!("exited with {status}"));
             }
             thread::sleep(Duration::from_millis(5));
         }
-        "closed its output".to_string()
+        None
     }
 
     /// Send the position and `go` with `limits`, and wait for `bestmove` (or `nobestmove`)
