@@ -1,0 +1,39 @@
+//! The `chuhan` command line as a user meets it: bad input (bytes that are not UTF-8, numbers
+//! out of range) gets a message and a non-zero exit, never a panic, and `judge` goes on past a
+//! bad line.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const CHUHAN: &str = env!("CARGO_BIN_EXE_chuhan");
+
+/// Run `chuhan` with `args`, feeding it `stdin`.
+fn chuhan(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(CHUHAN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn judge_goes_on_past_a_line_that_is_not_utf8() {
+    let input =
+        b"startpos moves h2e2\n\xff\xfe startpos\n4k4/R8/9/9/9/9/9/9/9/1R1K5 w moves b0b9\n";
+    let out = chuhan(&["judge"], input);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("ongoing"), "{stdout}");
+    assert_eq!(lines[1], "error: line 2 is not UTF-8");
+    assert!(lines[2].starts_with("red-wins"), "{stdout}");
+}
