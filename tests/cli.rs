@@ -37,3 +37,25 @@ fn judge_goes_on_past_a_line_that_is_not_utf8() {
     assert_eq!(lines[1], "error: line 2 is not UTF-8");
     assert!(lines[2].starts_with("red-wins"), "{stdout}");
 }
+
+#[test]
+#[cfg(unix)]
+fn an_argument_that_is_not_utf8_is_an_error() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let bad = OsStr::from_bytes(b"de\xffpth");
+    for args in [
+        vec![OsStr::new("bench"), bad],
+        vec![bad],
+        vec![OsStr::new("match"), bad],
+    ] {
+        let out = Command::new(CHUHAN).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(
+            stderr.contains("argument 'de\u{fffd}pth' is not UTF-8"),
+            "{stderr}"
+        );
+    }
+}
