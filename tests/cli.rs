@@ -59,3 +59,49 @@ fn an_argument_that_is_not_utf8_is_an_error() {
         );
     }
 }
+
+#[test]
+fn match_numbers_out_of_range_are_errors() {
+    // Each of these once panicked (overflow), ran "forever" or was quietly replaced.
+    let cases = [
+        "-games 18446744073709551615",
+        "-games 0",
+        "-games 1000001",
+        "-concurrency 0",
+        "-concurrency 18446744073709551615",
+        "-tc st=1e300",
+        "-tc 1e300+0",
+        "-tc 1+1e300",
+        "-margin 18446744073709551615",
+        "-timeout 1e300",
+        "-timeout -5",
+        "-timeout nan",
+        "-timeout 0",
+        "-sprt elo0=0 elo1=inf",
+        "-sprt elo0=-1e308 elo1=1e308",
+    ];
+    for case in cases {
+        let mut args = vec!["match", "-engine", "cmd=a", "-engine", "cmd=b"];
+        args.extend(case.split_whitespace());
+        let out = chuhan(&args, b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{case}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{case}: {stderr}");
+        // Refused while reading the arguments, before any engine is started.
+        assert!(!stderr.contains("match aborted"), "{case}: {stderr}");
+        assert!(stderr.starts_with("chuhan: "), "{case}: {stderr}");
+    }
+    let out = chuhan(
+        &[
+            "match",
+            "-engine",
+            "cmd=a",
+            "tc=st=1e300",
+            "-engine",
+            "cmd=b",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad number of seconds"));
+}

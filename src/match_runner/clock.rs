@@ -24,14 +24,18 @@ pub enum TimeControl {
     Nodes(u64),
 }
 
-fn seconds_to_ms(text: &str) -> Result<u64, String> {
-    let v: f64 = text
-        .parse()
-        .map_err(|_| format!("bad number of seconds '{text}'"))?;
-    if !(v >= 0.0 && v.is_finite()) {
-        return Err(format!("bad number of seconds '{text}'"));
+/// The longest time any setting may give, seconds (about 11.6 days): far beyond any real
+/// game, and small enough that sums of times in ms never overflow.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// Seconds (`0.5`, `10`) → ms, from 0 to `MAX_SECONDS`.
+pub fn seconds_to_ms(text: &str) -> Result<u64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok((v * 1000.0).round() as u64),
+        _ => Err(format!(
+            "bad number of seconds '{text}' (expected 0 to {MAX_SECONDS})"
+        )),
     }
-    Ok((v * 1000.0).round() as u64)
 }
 
 impl TimeControl {
@@ -238,6 +242,17 @@ mod tests {
         assert!(TimeControl::parse("0+1").is_err());
         assert!(TimeControl::parse("x+1").is_err());
         assert!(TimeControl::parse("depth=0").is_err());
+        for huge in [
+            "st=1e300",
+            "1e300+0",
+            "1+1e300",
+            "1000000.1",
+            "st=inf",
+            "st=nan",
+        ] {
+            assert!(TimeControl::parse(huge).is_err(), "{huge}");
+        }
+        assert!(TimeControl::parse("1000000+1000000").is_ok());
         assert_eq!(TimeControl::parse("10+0.1").unwrap().pgn_tag(), "10+0.1");
         assert_eq!(TimeControl::parse("40").unwrap().pgn_tag(), "40");
         assert_eq!(TimeControl::parse("st=1").unwrap().pgn_tag(), "1/move");
