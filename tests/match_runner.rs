@@ -226,6 +226,22 @@ fn resignation_and_score_adjudication() {
 }
 
 #[test]
+fn extreme_reported_scores_are_harmless() {
+    // i32::MIN from the engine: negating it (Black's view to Red's) or comparing it with the
+    // adjudication thresholds must not overflow.
+    let mut s = settings("depth=1", RuleChoice::Chinese);
+    s.adjudication.resign = Some((2, 1000));
+    let rec = play(
+        &["--score", "2147483647"],
+        &["--score", "-2147483648"],
+        &Opening::startpos(),
+        &s,
+    );
+    assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+    assert_eq!(rec.verdict.termination, Termination::Adjudication);
+}
+
+#[test]
 fn pgn_round_trip_in_both_notations() {
     let s = settings("depth=1", RuleChoice::Chinese);
     let games = [

@@ -130,13 +130,20 @@ pub enum Score {
     Mate(i32),
 }
 
+/// A mate score in centipawns (`Score::as_cp`).
+pub const MATE_CP: i32 = 30_000;
+
+/// Mates further than this are counted as this far.
+const MAX_MATE_MOVES: i32 = 1_000;
+
 impl Score {
-    /// As centipawns, mate scores as ±(30000 - |N|).
+    /// As centipawns, mate scores as ±(30000 - |N|), always within ±30000 whatever the engine
+    /// reported (so negating or comparing it cannot overflow).
     pub fn as_cp(self) -> i32 {
         match self {
-            Score::Cp(c) => c,
-            Score::Mate(n) if n > 0 => 30_000 - n,
-            Score::Mate(n) => -30_000 - n,
+            Score::Cp(c) => c.clamp(-MATE_CP, MATE_CP),
+            Score::Mate(n) if n > 0 => MATE_CP - n.min(MAX_MATE_MOVES),
+            Score::Mate(n) => -MATE_CP - n.max(-MAX_MATE_MOVES),
         }
     }
 }
@@ -565,6 +572,12 @@ mod tests {
         assert_eq!(Score::Mate(3).as_cp(), 29_997);
         parse_info("info string score cp 999", &mut s, &mut d);
         assert_eq!(s, Some(Score::Mate(-2)));
+        // Whatever an engine reports stays within the mate scores.
+        assert_eq!(Score::Mate(i32::MIN).as_cp(), -MATE_CP + 1_000);
+        assert_eq!(Score::Mate(0).as_cp(), -MATE_CP);
+        assert_eq!(Score::Mate(i32::MAX).as_cp(), MATE_CP - 1_000);
+        assert_eq!(Score::Cp(i32::MIN).as_cp(), -MATE_CP);
+        assert_eq!(Score::Cp(i32::MAX).as_cp(), MATE_CP);
     }
 
     #[test]
