@@ -10,8 +10,8 @@
 //! nobody claimed); repetition is ruled when the final position has occurred three times.
 //! An illegal move loses for the side that played it (seed 4.1.2 "走棋后形成帅（将）直接对面" and
 //! 4.1.6 "走棋违反行棋规定"): `red-wins: illegal move e9d9 at ply 4 (black)`. Input that is no game
-//! at all (a malformed FEN, a move that is not of the form `h2e2`) prints `error: …`. Nothing
-//! panics; the next line is judged as usual.
+//! at all (a malformed FEN, a move that is not of the form `h2e2`, bytes that are not UTF-8)
+//! prints `error: …`. Nothing panics; the next line is judged as usual.
 
 use crate::position::{MoveError, Position};
 use crate::rules::cycle::explain_cycle;
@@ -86,18 +86,45 @@ pub fn judge_line_with(line: &str, rules: RuleSet, explain: bool) -> Option<Stri
 
 /// Read games from `input`, one a line, and write one verdict line each to `output`.
 /// With `explain`, repetition verdicts are followed by the cycle's moves and what each does.
+/// A line that is not UTF-8 gets `error: line N is not UTF-8` and the next line is judged.
 pub fn run<R: BufRead, W: Write>(
-    input: R,
+    mut input: R,
     mut output: W,
     rules: RuleSet,
     explain: bool,
 ) -> io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if let Some(verdict) = judge_line_with(&line, rules, explain) {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let verdict = match std::str::from_utf8(&bytes) {
+            Ok(line) => judge_line_with(line, rules, explain),
+            Err(_) => Some(format!("error: line {number} is not UTF-8")),
+        };
+        if let Some(verdict) = verdict {
             writeln!(output, "{verdict}")?;
             output.flush()?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_error_and_the_rest_is_judged() {
+        let input: &[u8] = b"# games\n\xc3\x28 startpos\r\nstartpos moves h2e2\n\n\xff";
+        let mut out = Vec::new();
+        run(input, &mut out, RuleSet::default(), false).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "error: line 2 is not UTF-8\n\
+             ongoing: no game-ending rule applies\n\
+             error: line 5 is not UTF-8\n"
+        );
+    }
 }

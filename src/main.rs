@@ -10,11 +10,22 @@ const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <d
   with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Err(e) = run(&args) {
+    if let Err(e) = utf8_args().and_then(|args| run(&args)) {
         eprintln!("chuhan: {e:#}");
         std::process::exit(2);
     }
+}
+
+/// The arguments after the program name. `std::env::args` panics on one that is not UTF-8;
+/// here it is an error like any other bad argument.
+fn utf8_args() -> Result<Vec<String>> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| anyhow::anyhow!("argument '{}' is not UTF-8", a.to_string_lossy()))
+        })
+        .collect()
 }
 
 fn run(args: &[String]) -> Result<()> {

@@ -3,7 +3,9 @@
 //! SPRT early stop, engine reuse), and no child left behind after Ctrl-C.
 
 use chuhan::match_runner::clock::TimeControl;
-use chuhan::match_runner::engine_process::{live_count, EngineProcess, EngineSpec, Protocol};
+use chuhan::match_runner::engine_process::{
+    self, live_count, EngineFault, EngineProcess, EngineSpec, Protocol,
+};
 use chuhan::match_runner::game::{play_game, Adjudication, GameRecord, GameSettings};
 use chuhan::match_runner::openings::{parse_line, Opening};
 use chuhan::match_runner::pgn::{read_pgn, write_game, Notation};
@@ -224,6 +226,22 @@ fn resignation_and_score_adjudication() {
 }
 
 #[test]
+fn extreme_reported_scores_are_harmless() {
+    // i32::MIN from the engine: negating it (Black's view to Red's) or comparing it with the
+    // adjudication thresholds must not overflow.
+    let mut s = settings("depth=1", RuleChoice::Chinese);
+    s.adjudication.resign = Some((2, 1000));
+    let rec = play(
+        &["--score", "2147483647"],
+        &["--score", "-2147483648"],
+        &Opening::startpos(),
+        &s,
+    );
+    assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+    assert_eq!(rec.verdict.termination, Termination::Adjudication);
+}
+
+#[test]
 fn pgn_round_trip_in_both_notations() {
     let s = settings("depth=1", RuleChoice::Chinese);
     let games = [
@@ -413,26 +431,155 @@ fn engines_are_reaped_on_drop() {
     }
 }
 
+/// `chuhan match` with `engine` as the second engine, by the fake engine; its output.
+fn match_against(engine: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(CHUHAN)
+        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
+        .args(["-engine", &format!("cmd={engine}"), "name=bad"])
+        .args(extra)
+        .args(["-tc", "depth=1", "-concurrency", "2", "-games", "200"])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn an_engine_that_cannot_start_aborts_the_match() {
+    // A missing program, a directory, a program that exits at once: no game is played, the
+    // match stops with a message naming the engine and a non-zero exit.
+    for engine in ["/nonexistent/engine", "/", "/bin/true"] {
+        let out = match_against(engine, &[]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{engine}: {stdout}");
+        assert!(
+            stderr.contains("match aborted: engine 'bad' cannot be started"),
+            "{engine}: {stderr}"
+        );
+        assert!(!stdout.contains("[1/"), "{engine}: {stdout}");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_be_restarted_aborts_the_match() {
+    // The engine starts once, crashes in its first game and then refuses to start again: the
+    // match stops instead of scoring the remaining 199 games as forfeits.
+    let marker = temp_path("started-once");
+    let marker = marker.to_str().unwrap();
+    let book = temp_path("restart-book.txt");
+    std::fs::write(&book, "h2e2\n").unwrap();
     let out = Command::new(CHUHAN)
         .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
-        .args(["-engine", "cmd=/nonexistent/engine", "name=missing"])
+        .args(["-engine", &format!("cmd={FAKE}"), "name=bad"])
         .args([
-            "-tc",
-            "depth=1",
-            "-concurrency",
-            "1",
-            "-sprt",
-            "elo0=0",
-            "elo1=5",
+            "arg=--crash-at",
+            "arg=1",
+            "arg=--start-once",
+            &format!("arg={marker}"),
         ])
+        .args(["-tc", "depth=1", "-concurrency", "1", "-games", "200"])
+        .args(["-openings", book.to_str().unwrap()])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("match aborted"), "{stderr}");
-    assert!(stdout.contains("failed to start"), "{stdout}");
-    assert!(stdout.contains("Match finished: 3 games"), "{stdout}");
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stderr.contains("match aborted: engine 'bad' cannot be restarted"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("engine crashed"), "{stdout}");
+    assert!(stdout.contains("Match finished: 1 games"), "{stdout}");
+}
+
+/// Run `f` on a thread and fail the test if it takes longer than `limit` (a hung runner would
+/// otherwise hang the whole test binary).
+fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("still running after {limit:?}"))
+}
+
+#[test]
+fn a_flooding_engine_loses_at_its_deadline() {
+    // Black prints `info` lines without end after `go`: it loses on time at 0.2 s + 50 ms, not
+    // never. The same with one endless line, and with no clock ("does not answer").
+    let cases = [
+        ("st=0.2", "--flood-from", Termination::TimeForfeit),
+        ("st=0.2", "--flood-line-from", Termination::TimeForfeit),
+        ("depth=1", "--flood-from", Termination::NoAnswer),
+    ];
+    for (tc, flag, termination) in cases {
+        let t0 = Instant::now();
+        let rec = within(Duration::from_secs(20), move || {
+            let s = settings(tc, RuleChoice::Chinese);
+            play(&[], &[flag, "1"], &Opening::startpos(), &s)
+        });
+        assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+        assert_eq!(rec.verdict.termination, termination, "{tc} {flag}");
+        assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn a_flood_during_the_handshake_times_out() {
+    // `yes` never says `ucciok`: the handshake gives up at its deadline.
+    let t0 = Instant::now();
+    let started = within(Duration::from_secs(30), || {
+        let mut spec = fake("yes", Protocol::Ucci, &[]);
+        spec.cmd = "yes".to_string();
+        EngineProcess::start(&spec).map(|_| ())
+    });
+    assert_eq!(started, Err(EngineFault::Timeout));
+    assert!(t0.elapsed() < engine_process::HANDSHAKE_TIMEOUT + Duration::from_secs(5));
+}
+
+/// The resident memory of process `pid`, KiB (`VmRSS` in /proc), if it is still there.
+#[cfg(target_os = "linux")]
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn chuhan_match_against_a_flooder_ends_with_flat_memory() {
+    let book = temp_path("flood-book.txt");
+    std::fs::write(&book, "h2e2 h9g7\n").unwrap();
+    let mut child = Command::new(CHUHAN)
+        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=flooder"])
+        .args(["arg=--flood-from", "arg=0"])
+        .args(["-engine", &format!("cmd={FAKE}"), "name=quiet"])
+        .args(["-tc", "st=0.5", "-margin", "50", "-games", "4"])
+        .args(["-concurrency", "1", "-openings", book.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let mut max_rss = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        max_rss = max_rss.max(rss_kib(child.id()).unwrap_or(0));
+        if t0.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match did not end in 30 s (max RSS {max_rss} KiB)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(status.success(), "{stdout}");
+    assert!(stdout.contains("Match finished: 4 games"), "{stdout}");
+    // Every game lost on time by the flooder, which was killed and restarted for each.
+    assert_eq!(stdout.matches("loses on time").count(), 4, "{stdout}");
+    assert!(stdout.contains("flooder vs quiet: W 0 D 0 L 4"), "{stdout}");
+    assert!(max_rss < 64 * 1024, "max RSS {max_rss} KiB");
 }

@@ -9,12 +9,15 @@
 //! --sleep-at N:MS     at ply N wait MS ms before answering (time forfeit)
 //! --crash-at N        at ply N exit with status 3 without answering
 //! --hang-at N         at ply N never answer
+//! --flood-from N      from ply N on print `info` lines without end, never `bestmove`
+//! --flood-line-from N from ply N on print one endless line (no newline), never `bestmove`
 //! --illegal          always answer `bestmove a0a0` (never legal)
 //! --resign-at N       at ply N answer with `resign` (UCCI style)
 //! --score CP          report this score (own view) in an `info` line before each move
 //! --delay MS          think MS ms on every move
 //! --random            when off-script, pick a legal move by the position's key (else the first)
 //! --pidfile PATH      append our process id to PATH at start
+//! --start-once PATH   start only if PATH does not exist (and create it): a restart fails
 //! ```
 //! Not a player: it exists for tests and demonstrations of `chuhan match`.
 
@@ -31,6 +34,8 @@ struct Script {
     sleep_at: HashMap<usize, u64>,
     crash_at: Option<usize>,
     hang_at: Option<usize>,
+    flood_from: Option<usize>,
+    flood_line_from: Option<usize>,
     resign_at: Option<usize>,
     score: Option<i32>,
     delay: u64,
@@ -65,6 +70,8 @@ fn parse_args() -> Script {
             }
             "--crash-at" => s.crash_at = Some(val().parse().expect("ply")),
             "--hang-at" => s.hang_at = Some(val().parse().expect("ply")),
+            "--flood-from" => s.flood_from = Some(val().parse().expect("ply")),
+            "--flood-line-from" => s.flood_line_from = Some(val().parse().expect("ply")),
             "--resign-at" => s.resign_at = Some(val().parse().expect("ply")),
             "--score" => s.score = Some(val().parse().expect("cp")),
             "--delay" => s.delay = val().parse().expect("ms"),
@@ -80,6 +87,17 @@ fn parse_args() -> Script {
                 // One write call, so concurrent engines never interleave their lines.
                 f.write_all(format!("{}\n", std::process::id()).as_bytes())
                     .expect("write pidfile");
+            }
+            "--start-once" => {
+                let path = val();
+                if std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .is_err()
+                {
+                    std::process::exit(1);
+                }
             }
             other => panic!("unknown flag {other}"),
         }
@@ -111,6 +129,15 @@ fn set_position(words: &[&str]) -> Option<(Position, usize)> {
         }
     }
     Some((pos, n))
+}
+
+/// Write `chunk` over and over, 64 KB at a time (as `yes` does), until the reader goes away
+/// (the write fails), then exit: a runner that does not bound what it reads runs out of memory.
+fn flood(out: &mut std::io::Stdout, chunk: &[u8]) -> ! {
+    let block = chunk.repeat(64 * 1024 / chunk.len());
+    let mut out = out.lock();
+    while out.write_all(&block).is_ok() {}
+    std::process::exit(0);
 }
 
 fn main() {
@@ -157,6 +184,12 @@ fn main() {
                 }
                 if script.hang_at == Some(ply) {
                     continue;
+                }
+                if script.flood_from.is_some_and(|n| ply >= n) {
+                    flood(&mut out, b"info\n");
+                }
+                if script.flood_line_from.is_some_and(|n| ply >= n) {
+                    flood(&mut out, b"info string x");
                 }
                 let pause = script.delay + script.sleep_at.get(&ply).copied().unwrap_or(0);
                 if pause > 0 {

@@ -8,6 +8,7 @@ use super::pgn::Notation;
 use super::referee::RuleChoice;
 use super::stats::{EloModel, Sprt};
 use super::MatchConfig;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 /// Usage text.
@@ -18,14 +19,15 @@ usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D
   -tc 10+0.1 | st=1 | depth=8 | nodes=20000
                          base+increment in seconds; fixed seconds per move; fixed depth; nodes
                          (default 10+0.1)
-  -margin MS             overrun allowed on a timed move before it is forfeit (default 100)
+  -margin MS             overrun allowed on a timed move before it is forfeit (default 100,
+                         at most 3600000)
   -timeout S             longest wait for a depth/nodes move (default 60)
   -openings FILE         FENs/EPD or move lines, one a line (default: the built-in set)
   -shuffle SEED          shuffle the openings
-  -games N               games per pairing, rounded up to pairs (default: 2 x openings;
-                         with -sprt: until the SPRT decides, at most 100000)
+  -games N               games per pairing, rounded up to pairs, at most 1000000 (default:
+                         2 x openings; with -sprt: until the SPRT decides, at most 100000)
   -rules chinese|asian|draw   repetition rules of the referee (default chinese)
-  -concurrency N         games at once (default: cores - 1)
+  -concurrency N         games at once, 1 to 1024 (default: cores - 1)
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic|normalized]
                          stop early when the test decides (two engines only)
   -resign movecount=N score=CP            adjudicate a win both engines agree on (off)
@@ -56,6 +58,33 @@ fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, S
 fn num<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("bad {what} '{text}'"))
 }
+
+/// A number within `range` (a huge one would overflow the sums made with it later).
+fn num_in<T>(text: &str, what: &str, range: RangeInclusive<T>) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match text.parse() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "bad {what} '{text}' (expected {} to {})",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+/// Most games per pairing.
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// Most games at once.
+pub const MAX_CONCURRENCY: usize = 1024;
+
+/// Largest overrun margin, ms (an hour).
+pub const MAX_MARGIN_MS: u64 = 3_600_000;
+
+/// Largest |elo0|, |elo1| of an SPRT.
+pub const MAX_SPRT_ELO: f64 = 1000.0;
 
 #[derive(Default)]
 struct EngineDraft {
@@ -117,18 +146,25 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 }
             }
             "tc" => tc = TimeControl::parse(value(args, &mut i, "-tc")?)?,
-            "margin" => margin_ms = num(value(args, &mut i, "-margin")?, "margin")?,
+            "margin" => {
+                margin_ms = num_in(value(args, &mut i, "-margin")?, "margin", 0..=MAX_MARGIN_MS)?
+            }
             "timeout" => {
-                let s: f64 = num(value(args, &mut i, "-timeout")?, "timeout")?;
-                untimed_timeout_ms = (s * 1000.0) as u64;
+                untimed_timeout_ms = super::clock::seconds_to_ms(value(args, &mut i, "-timeout")?)?;
+                if untimed_timeout_ms == 0 {
+                    return Err("-timeout must be more than 0 seconds".to_string());
+                }
             }
             "openings" => cfg.openings = Some(PathBuf::from(value(args, &mut i, "-openings")?)),
             "shuffle" => cfg.shuffle = Some(num(value(args, &mut i, "-shuffle")?, "seed")?),
-            "games" => cfg.games = Some(num(value(args, &mut i, "-games")?, "game count")?),
+            "games" => {
+                let text = value(args, &mut i, "-games")?;
+                cfg.games = Some(num_in(text, "game count", 1..=MAX_GAMES)?);
+            }
             "rules" => rules = value(args, &mut i, "-rules")?.parse()?,
             "concurrency" => {
-                cfg.concurrency =
-                    num::<usize>(value(args, &mut i, "-concurrency")?, "concurrency")?.max(1)
+                let text = value(args, &mut i, "-concurrency")?;
+                cfg.concurrency = num_in(text, "concurrency", 1..=MAX_CONCURRENCY)?;
             }
             "sprt" => {
                 let mut s = Sprt {
@@ -149,8 +185,12 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                     }
                 }
                 let ok = |p: f64| p > 0.0 && p < 0.5;
-                if !(s.elo1 > s.elo0 && ok(s.alpha) && ok(s.beta)) {
-                    return Err("-sprt needs elo0 < elo1 and 0 < alpha, beta < 0.5".to_string());
+                let elo_ok = |e: f64| e.abs() <= MAX_SPRT_ELO;
+                let elos_ok = s.elo1 > s.elo0 && elo_ok(s.elo0) && elo_ok(s.elo1);
+                if !(elos_ok && ok(s.alpha) && ok(s.beta)) {
+                    return Err(format!(
+                        "-sprt needs elo0 < elo1 within ±{MAX_SPRT_ELO} and 0 < alpha, beta < 0.5"
+                    ));
                 }
                 cfg.sprt = Some(s);
             }
@@ -296,6 +336,29 @@ mod tests {
         ))
         .is_err());
         assert!(parse_args(&args("-engine cmd=a bogus=1 -engine cmd=b")).is_err());
+        // Numbers out of range, each once a panic (overflow) or silently replaced.
+        for bad in [
+            "-games 0",
+            "-games 18446744073709551615",
+            "-concurrency 0",
+            "-concurrency 1025",
+            "-margin 3600001",
+            "-timeout 0",
+            "-timeout -1",
+            "-timeout inf",
+            "-sprt elo0=0 elo1=inf",
+            "-sprt elo0=-1001 elo1=0",
+        ] {
+            let line = format!("-engine cmd=a -engine cmd=b {bad}");
+            assert!(parse_args(&args(&line)).is_err(), "{bad}");
+        }
+        let most = parse_args(&args(
+            "-engine cmd=a -engine cmd=b -games 1000000 -concurrency 1024 -margin 3600000 \
+             -timeout 1000000",
+        ))
+        .unwrap();
+        assert_eq!(most.games, Some(MAX_GAMES));
+        assert_eq!(most.settings.untimed_timeout_ms, 1_000_000_000);
         // Same command twice: distinct names.
         let cfg = parse_args(&args("-engine cmd=/p/eng -engine cmd=/p/eng")).unwrap();
         assert_eq!(cfg.engines[0].name, "eng");

@@ -1,8 +1,8 @@
 //! Time controls and the runner's clocks. The runner keeps the time itself (the engine's own
 //! report does not count): each move's time is measured from writing `go` to reading
 //! `bestmove`. A move is forfeit when it takes longer than the time left plus the margin.
+//! What a move may use is told as `MoveLimits`; `engine_process` writes it in each dialect.
 
-use super::engine_process::Protocol;
 use crate::types::Color;
 use std::time::Duration;
 
@@ -24,14 +24,18 @@ pub enum TimeControl {
     Nodes(u64),
 }
 
-fn seconds_to_ms(text: &str) -> Result<u64, String> {
-    let v: f64 = text
-        .parse()
-        .map_err(|_| format!("bad number of seconds '{text}'"))?;
-    if !(v >= 0.0 && v.is_finite()) {
-        return Err(format!("bad number of seconds '{text}'"));
+/// The longest time any setting may give, seconds (about 11.6 days): far beyond any real
+/// game, and small enough that sums of times in ms never overflow.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// Seconds (`0.5`, `10`) → ms, from 0 to `MAX_SECONDS`.
+pub fn seconds_to_ms(text: &str) -> Result<u64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok((v * 1000.0).round() as u64),
+        _ => Err(format!(
+            "bad number of seconds '{text}' (expected 0 to {MAX_SECONDS})"
+        )),
     }
-    Ok((v * 1000.0).round() as u64)
 }
 
 impl TimeControl {
@@ -96,6 +100,26 @@ impl TimeControl {
     }
 }
 
+/// What one move may use, as a `go` command tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimits {
+    /// Search to this depth.
+    Depth(u32),
+    /// Search this many nodes.
+    Nodes(u64),
+    /// Think this long, ms.
+    MoveTime(u64),
+    /// Both clocks: time left and increment per side (indexed by colour), ms.
+    Clocks {
+        /// The side to move.
+        side: Color,
+        /// Time left.
+        time_ms: [u64; 2],
+        /// Increment per move.
+        inc_ms: [u64; 2],
+    },
+}
+
 /// A move overran its allowance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeForfeit;
@@ -142,29 +166,17 @@ impl Clock {
         self.remaining[side.index()]
     }
 
-    /// The `go` command for `side` to move, in the engine's dialect.
-    /// UCCI: `go time T increment I opptime O oppincrement I` (ms: we set `usemillisec`), and a
-    /// fixed move time as `go time T movestogo 1` (UCCI has no `movetime`).
-    pub fn go_command(&self, side: Color, proto: Protocol) -> String {
-        let (red, black) = (Color::Red.index(), Color::Black.index());
-        match (self.tc[side.index()], proto) {
-            (TimeControl::Depth(d), _) => format!("go depth {d}"),
-            (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
-            (TimeControl::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
-            (TimeControl::MoveTime(ms), Protocol::Ucci) => format!("go time {ms} movestogo 1"),
-            (TimeControl::Increment { .. }, Protocol::Uci) => format!(
-                "go wtime {} btime {} winc {} binc {}",
-                self.remaining[red],
-                self.remaining[black],
-                self.increment(Color::Red),
-                self.increment(Color::Black)
-            ),
-            (TimeControl::Increment { inc_ms, .. }, Protocol::Ucci) => format!(
-                "go time {} increment {inc_ms} opptime {} oppincrement {}",
-                self.remaining[side.index()],
-                self.remaining[side.flip().index()],
-                self.increment(side.flip())
-            ),
+    /// What `side` may use on this move.
+    pub fn limits(&self, side: Color) -> MoveLimits {
+        match self.tc[side.index()] {
+            TimeControl::Depth(d) => MoveLimits::Depth(d),
+            TimeControl::Nodes(n) => MoveLimits::Nodes(n),
+            TimeControl::MoveTime(ms) => MoveLimits::MoveTime(ms),
+            TimeControl::Increment { .. } => MoveLimits::Clocks {
+                side,
+                time_ms: self.remaining,
+                inc_ms: [self.increment(Color::Red), self.increment(Color::Black)],
+            },
         }
     }
 
@@ -230,30 +242,37 @@ mod tests {
         assert!(TimeControl::parse("0+1").is_err());
         assert!(TimeControl::parse("x+1").is_err());
         assert!(TimeControl::parse("depth=0").is_err());
+        for huge in [
+            "st=1e300",
+            "1e300+0",
+            "1+1e300",
+            "1000000.1",
+            "st=inf",
+            "st=nan",
+        ] {
+            assert!(TimeControl::parse(huge).is_err(), "{huge}");
+        }
+        assert!(TimeControl::parse("1000000+1000000").is_ok());
         assert_eq!(TimeControl::parse("10+0.1").unwrap().pgn_tag(), "10+0.1");
         assert_eq!(TimeControl::parse("40").unwrap().pgn_tag(), "40");
         assert_eq!(TimeControl::parse("st=1").unwrap().pgn_tag(), "1/move");
     }
 
     #[test]
-    fn go_commands_per_dialect() {
+    fn limits_follow_the_clocks() {
         let mut c = Clock::new(TimeControl::parse("10+0.1").unwrap(), 50, 60_000);
         c.charge(Color::Red, Duration::from_millis(1000)).unwrap();
         assert_eq!(c.remaining(Color::Red), 9_100);
         assert_eq!(
-            c.go_command(Color::Black, Protocol::Uci),
-            "go wtime 9100 btime 10000 winc 100 binc 100"
-        );
-        assert_eq!(
-            c.go_command(Color::Black, Protocol::Ucci),
-            "go time 10000 increment 100 opptime 9100 oppincrement 100"
+            c.limits(Color::Black),
+            MoveLimits::Clocks {
+                side: Color::Black,
+                time_ms: [9_100, 10_000],
+                inc_ms: [100, 100]
+            }
         );
         let m = Clock::new(TimeControl::MoveTime(300), 50, 60_000);
-        assert_eq!(
-            m.go_command(Color::Red, Protocol::Ucci),
-            "go time 300 movestogo 1"
-        );
-        assert_eq!(m.go_command(Color::Red, Protocol::Uci), "go movetime 300");
+        assert_eq!(m.limits(Color::Red), MoveLimits::MoveTime(300));
     }
 
     #[test]
@@ -263,13 +282,17 @@ mod tests {
             50,
             60_000,
         );
-        assert_eq!(c.go_command(Color::Red, Protocol::Uci), "go depth 4");
+        assert_eq!(c.limits(Color::Red), MoveLimits::Depth(4));
         assert!(!c.is_timed(Color::Red) && c.is_timed(Color::Black));
         c.charge(Color::Black, Duration::from_millis(1000)).unwrap();
         assert_eq!(c.remaining(Color::Black), 4_050);
         assert_eq!(
-            c.go_command(Color::Black, Protocol::Ucci),
-            "go time 4050 increment 50 opptime 0 oppincrement 0"
+            c.limits(Color::Black),
+            MoveLimits::Clocks {
+                side: Color::Black,
+                time_ms: [0, 4_050],
+                inc_ms: [0, 50]
+            }
         );
         assert_eq!(c.allowance(Color::Red), Duration::from_millis(60_000));
     }

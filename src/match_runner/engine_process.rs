@@ -3,14 +3,20 @@
 //!
 //! A reader thread turns the engine's stdout into timestamped lines on a channel, so every wait
 //! has a deadline (`recv_timeout`) and the end of the pipe shows as a closed channel (crash).
+//! An engine may print without end (`info` lines and never `bestmove`; `yes`), so the reader is
+//! bounded: lines are cut at `MAX_LINE_BYTES`, the channel holds `LINE_QUEUE` lines (a full
+//! queue stalls the reader and so the engine's pipe, not our memory), and a line stamped after
+//! the deadline counts as no answer, so a deadline fires however much the engine prints.
 //! Every live child is also kept in a process-wide registry so a Ctrl-C handler can kill them
 //! all (`kill_all`); `Drop` sends `quit`, waits briefly, then kills and reaps.
 
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use super::clock::{MoveLimits, TimeControl};
+use crate::types::Color;
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -54,7 +60,7 @@ pub struct EngineSpec {
     /// Options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
     /// Its own time control, overriding the match's `-tc` (e.g. two depths of one engine).
-    pub tc: Option<super::clock::TimeControl>,
+    pub tc: Option<TimeControl>,
 }
 
 /// Why an engine let us down.
@@ -75,6 +81,46 @@ impl std::fmt::Display for EngineFault {
     }
 }
 
+impl Protocol {
+    /// The `go` command for `limits`. UCI: `go wtime W btime B winc I binc I`. UCCI:
+    /// `go time T increment I opptime O oppincrement I` (ms: the handshake sets `usemillisec`),
+    /// and a fixed move time as `go time T movestogo 1` (UCCI has no `movetime`).
+    pub fn go_command(self, limits: MoveLimits) -> String {
+        match (limits, self) {
+            (MoveLimits::Depth(d), _) => format!("go depth {d}"),
+            (MoveLimits::Nodes(n), _) => format!("go nodes {n}"),
+            (MoveLimits::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
+            (MoveLimits::MoveTime(ms), Protocol::Ucci) => format!("go time {ms} movestogo 1"),
+            (
+                MoveLimits::Clocks {
+                    time_ms, inc_ms, ..
+                },
+                Protocol::Uci,
+            ) => {
+                let (red, black) = (Color::Red.index(), Color::Black.index());
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    time_ms[red], time_ms[black], inc_ms[red], inc_ms[black]
+                )
+            }
+            (
+                MoveLimits::Clocks {
+                    side,
+                    time_ms,
+                    inc_ms,
+                },
+                Protocol::Ucci,
+            ) => {
+                let (own, opp) = (side.index(), side.flip().index());
+                format!(
+                    "go time {} increment {} opptime {} oppincrement {}",
+                    time_ms[own], inc_ms[own], time_ms[opp], inc_ms[opp]
+                )
+            }
+        }
+    }
+}
+
 /// A score as an engine reported it, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
@@ -84,13 +130,20 @@ pub enum Score {
     Mate(i32),
 }
 
+/// A mate score in centipawns (`Score::as_cp`).
+pub const MATE_CP: i32 = 30_000;
+
+/// Mates further than this are counted as this far.
+const MAX_MATE_MOVES: i32 = 1_000;
+
 impl Score {
-    /// As centipawns, mate scores as ±(30000 - |N|).
+    /// As centipawns, mate scores as ±(30000 - |N|), always within ±30000 whatever the engine
+    /// reported (so negating or comparing it cannot overflow).
     pub fn as_cp(self) -> i32 {
         match self {
-            Score::Cp(c) => c,
-            Score::Mate(n) if n > 0 => 30_000 - n,
-            Score::Mate(n) => -30_000 - n,
+            Score::Cp(c) => c.clamp(-MATE_CP, MATE_CP),
+            Score::Mate(n) if n > 0 => MATE_CP - n.min(MAX_MATE_MOVES),
+            Score::Mate(n) => -MATE_CP - n.max(-MAX_MATE_MOVES),
         }
     }
 }
@@ -146,6 +199,54 @@ pub struct EngineProcess {
 /// How long the handshake and `isready` may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The longest line kept from an engine; the rest of a longer line is discarded.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Lines queued between the reader thread and the game.
+const LINE_QUEUE: usize = 256;
+
+/// Read one line into `line` (without its `\n` or `\r\n`), keeping at most `cap` bytes of it
+/// and discarding the rest, so an endless line costs no memory. False at the end of input.
+fn read_capped_line<R: BufRead>(r: &mut R, cap: usize, line: &mut Vec<u8>) -> io::Result<bool> {
+    line.clear();
+    let mut read_any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let text = &buf[..newline.unwrap_or(buf.len())];
+        let room = cap.saturating_sub(line.len());
+        line.extend_from_slice(&text[..text.len().min(room)]);
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok(true);
+        }
+    }
+}
+
+/// The reader thread's loop: engine output → timestamped lines (bytes that are not UTF-8
+/// replaced), until the pipe closes or the game side hangs up.
+fn read_lines<R: BufRead>(mut from: R, to: &crossbeam_channel::Sender<(Instant, String)>) {
+    let mut line = Vec::new();
+    while let Ok(true) = read_capped_line(&mut from, MAX_LINE_BYTES, &mut line) {
+        let text = String::from_utf8_lossy(&line).into_owned();
+        if to.send((Instant::now(), text)).is_err() {
+            break;
+        }
+    }
+}
+
 impl EngineProcess {
     /// Spawn the engine and complete the handshake (`ucci`/`uci` … `ucciok`/`uciok`, options,
     /// `isready` … `readyok`).
@@ -164,18 +265,17 @@ impl EngineProcess {
             .map_err(|e| EngineFault::Crashed(format!("cannot start '{}': {e}", spec.cmd)))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, rx) = unbounded();
-        thread::Builder::new()
+        let (tx, rx) = bounded(LINE_QUEUE);
+        let reader = thread::Builder::new()
             .name(format!("read {}", spec.name))
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send((Instant::now(), line)).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| EngineFault::Crashed(format!("cannot start a reader thread: {e}")))?;
+            .spawn(move || read_lines(BufReader::new(stdout), &tx));
+        if let Err(e) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineFault::Crashed(format!(
+                "cannot start a reader thread: {e}"
+            )));
+        }
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let child = Arc::new(Mutex::new(child));
         REGISTRY.lock().insert(id, Arc::clone(&child));
@@ -268,14 +368,24 @@ impl EngineProcess {
         };
         result.map_err(|e| {
             self.healthy = false;
-            EngineFault::Crashed(format!("write failed: {e}"))
+            // A write fails when the engine has gone: say how it went, if it has.
+            EngineFault::Crashed(
+                self.exit_status()
+                    .unwrap_or_else(|| format!("write failed: {e}")),
+            )
         })
     }
 
+    /// The next line, if it was read before `deadline`.
     fn recv_until(&mut self, deadline: Instant) -> Result<String, EngineFault> {
-        self.recv_timed(deadline).map(|(_, l)| l)
+        match self.recv_timed(deadline)? {
+            (at, _) if at > deadline => Err(EngineFault::Timeout),
+            (_, line) => Ok(line),
+        }
     }
 
+    /// The next line and when it was read, waiting until `deadline` at most. A line read after
+    /// the deadline is still returned (the caller decides; `go` charges a late `bestmove`).
     fn recv_timed(&mut self, deadline: Instant) -> Result<(Instant, String), EngineFault> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
@@ -289,27 +399,33 @@ impl EngineProcess {
     }
 
     fn exit_text(&self) -> String {
-        // The pipe closed; the exit status may take a moment to appear.
+        self.exit_status()
+            .unwrap_or_else(|| "closed its output".to_string())
+    }
+
+    /// "exited with …" once the process has exited (the status may take a moment to appear
+    /// after its pipes close).
+    fn exit_status(&self) -> Option<String> {
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.lock().try_wait() {
-                return format!("exited with {status}");
+                return Some(format!("exited with {status}"));
             }
             thread::sleep(Duration::from_millis(5));
         }
-        "closed its output".to_string()
+        None
     }
 
-    /// Send the position and `go`, and wait for `bestmove` (or `nobestmove`) until `allowance`
-    /// has passed since `go` was written. Past it, `stop` is sent; the engine stays usable only
-    /// if it then answers within a second (the late move is still a forfeit).
+    /// Send the position and `go` with `limits`, and wait for `bestmove` (or `nobestmove`)
+    /// until `allowance` has passed since `go` was written. Past it, `stop` is sent; the engine
+    /// stays usable only if it then answers within a second (the late move is still a forfeit).
     pub fn go(
         &mut self,
         position: &str,
-        go: &str,
+        limits: MoveLimits,
         allowance: Duration,
     ) -> Result<SearchReply, EngineFault> {
         self.send(position)?;
-        self.send(go)?;
+        self.send(&self.spec.proto.go_command(limits))?;
         let start = Instant::now();
         let deadline = start + allowance;
         let (mut score, mut depth) = (None, None);
@@ -323,7 +439,14 @@ impl EngineProcess {
                 Err(e) => return Err(e),
             };
             let mut words = line.split_whitespace();
-            match words.next() {
+            let first = words.next();
+            if at > deadline && !matches!(first, Some("bestmove" | "nobestmove")) {
+                // Past the deadline only the answer itself still counts (as a late move):
+                // whatever else the engine prints cannot keep the game waiting.
+                self.recover_after_timeout();
+                return Err(EngineFault::Timeout);
+            }
+            match first {
                 Some("info") => parse_info(&line, &mut score, &mut depth),
                 Some("bestmove") => {
                     let mv = words.next().filter(|m| *m != "(none)" && *m != "0000");
@@ -449,6 +572,62 @@ mod tests {
         assert_eq!(Score::Mate(3).as_cp(), 29_997);
         parse_info("info string score cp 999", &mut s, &mut d);
         assert_eq!(s, Some(Score::Mate(-2)));
+        // Whatever an engine reports stays within the mate scores.
+        assert_eq!(Score::Mate(i32::MIN).as_cp(), -MATE_CP + 1_000);
+        assert_eq!(Score::Mate(0).as_cp(), -MATE_CP);
+        assert_eq!(Score::Mate(i32::MAX).as_cp(), MATE_CP - 1_000);
+        assert_eq!(Score::Cp(i32::MIN).as_cp(), -MATE_CP);
+        assert_eq!(Score::Cp(i32::MAX).as_cp(), MATE_CP);
+    }
+
+    #[test]
+    fn go_commands_per_dialect() {
+        let clocks = MoveLimits::Clocks {
+            side: Color::Black,
+            time_ms: [9_100, 10_000],
+            inc_ms: [100, 50],
+        };
+        assert_eq!(
+            Protocol::Uci.go_command(clocks),
+            "go wtime 9100 btime 10000 winc 100 binc 50"
+        );
+        assert_eq!(
+            Protocol::Ucci.go_command(clocks),
+            "go time 10000 increment 50 opptime 9100 oppincrement 100"
+        );
+        let fixed = MoveLimits::MoveTime(300);
+        assert_eq!(Protocol::Ucci.go_command(fixed), "go time 300 movestogo 1");
+        assert_eq!(Protocol::Uci.go_command(fixed), "go movetime 300");
+        assert_eq!(
+            Protocol::Ucci.go_command(MoveLimits::Depth(4)),
+            "go depth 4"
+        );
+        assert_eq!(
+            Protocol::Uci.go_command(MoveLimits::Nodes(900)),
+            "go nodes 900"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_discarded() {
+        let long = "x".repeat(100);
+        let text = format!("{long}\r\nshort\n{long}");
+        // A small buffer, so lines span several reads.
+        let mut input = io::BufReader::with_capacity(7, text.as_bytes());
+        let mut line = Vec::new();
+        let mut lines = Vec::new();
+        while read_capped_line(&mut input, 10, &mut line).unwrap() {
+            lines.push(String::from_utf8(line.clone()).unwrap());
+        }
+        assert_eq!(lines, ["x".repeat(10), "short".to_string(), "x".repeat(10)]);
+    }
+
+    #[test]
+    fn the_reader_replaces_bytes_that_are_not_utf8() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        read_lines(&b"id name \xff\xfe\nuciok\n"[..], &tx);
+        let lines: Vec<String> = rx.try_iter().map(|(_, l)| l).collect();
+        assert_eq!(lines, ["id name \u{fffd}\u{fffd}", "uciok"]);
     }
 
     #[test]

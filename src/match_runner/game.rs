@@ -159,10 +159,9 @@ pub fn play_game(
         } else {
             &mut *black
         };
-        let go = clock.go_command(side, engine.spec().proto);
         let reply = match engine.go(
             &position_command(&record.root_fen, &history),
-            &go,
+            clock.limits(side),
             clock.allowance(side),
         ) {
             Ok(r) => r,

@@ -10,6 +10,10 @@
 //! Data flow: the main thread hands out game numbers; each worker thread owns its engine
 //! processes (started once, reused while healthy), plays the game and sends the record back;
 //! the main thread alone counts, prints and writes the PGN, so output is never interleaved.
+//!
+//! An engine that cannot be started would lose every game by forfeit, which measures nothing:
+//! every engine is started once before the first game, and a match whose engine cannot be
+//! started, or restarted after a fault, stops with an error instead.
 
 pub mod cli;
 pub mod clock;
@@ -23,8 +27,8 @@ pub mod stats;
 use engine_process::{EngineFault, EngineProcess, EngineSpec};
 use game::{GameRecord, GameSettings};
 use openings::Opening;
+use parking_lot::Mutex;
 use pgn::Notation;
-use referee::Termination;
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -84,9 +88,6 @@ impl Default for MatchConfig {
         }
     }
 }
-
-/// Consecutive games whose engines could not be started before the match is aborted.
-pub const START_FAILURE_LIMIT: usize = 3;
 
 /// Games per pairing when SPRT runs without `-games`.
 pub const SPRT_GAME_CAP: usize = 100_000;
@@ -249,6 +250,18 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         book.len(),
         cfg.settings.rules.name()
     );
+    // Every engine once before the first game (the first worker then uses them).
+    let mut first_engines = HashMap::new();
+    for (idx, spec) in cfg.engines.iter().enumerate() {
+        let engine = EngineProcess::start(spec).map_err(|e| {
+            format!(
+                "match aborted: engine '{}' cannot be started: {e}",
+                spec.name
+            )
+        })?;
+        first_engines.insert(idx, engine);
+    }
+    let mut first_engines = Some(first_engines);
 
     let mut summary = MatchSummary {
         names: names.clone(),
@@ -266,7 +279,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let start_failures = AtomicUsize::new(0);
+    let abort: Mutex<Option<String>> = Mutex::new(None);
     let start = Instant::now();
     let date = pgn::today();
     let (tx, rx) = crossbeam_channel::unbounded::<(Job, GameRecord)>();
@@ -278,15 +291,16 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         schedule: &schedule,
         next: &next,
         stop: &stop,
-        start_failures: &start_failures,
+        abort: &abort,
     };
     std::thread::scope(|scope| {
         for w in 0..concurrency {
             let tx = tx.clone();
             let shared = &shared;
+            let running = first_engines.take().unwrap_or_default();
             std::thread::Builder::new()
                 .name(format!("match worker {w}"))
-                .spawn_scoped(scope, move || worker(shared, &tx))
+                .spawn_scoped(scope, move || worker(shared, running, &tx))
                 .expect("spawn a worker thread");
         }
         drop(tx);
@@ -350,12 +364,10 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     });
 
     print_summary(cfg, &summary, start.elapsed().as_secs_f64(), out);
-    if start_failures.load(Ordering::SeqCst) >= START_FAILURE_LIMIT {
-        return Err(format!(
-            "match aborted: engines failed to start {START_FAILURE_LIMIT} times in a row"
-        ));
+    match abort.into_inner() {
+        Some(why) => Err(why),
+        None => Ok(summary),
     }
-    Ok(summary)
 }
 
 /// What every worker shares.
@@ -366,10 +378,17 @@ struct Shared<'a> {
     schedule: &'a Schedule,
     next: &'a AtomicUsize,
     stop: &'a AtomicBool,
-    start_failures: &'a AtomicUsize,
+    /// Why the match stopped early (an engine that cannot be restarted).
+    abort: &'a Mutex<Option<String>>,
 }
 
-fn worker(shared: &Shared, tx: &crossbeam_channel::Sender<(Job, GameRecord)>) {
+/// Play games until the schedule runs out or the match stops. `running`: engines already
+/// started, by index.
+fn worker(
+    shared: &Shared,
+    mut running: HashMap<usize, EngineProcess>,
+    tx: &crossbeam_channel::Sender<(Job, GameRecord)>,
+) {
     let Shared {
         specs,
         settings,
@@ -377,9 +396,8 @@ fn worker(shared: &Shared, tx: &crossbeam_channel::Sender<(Job, GameRecord)>) {
         schedule,
         next,
         stop,
-        start_failures,
+        abort,
     } = *shared;
-    let mut running: HashMap<usize, EngineProcess> = HashMap::new();
     loop {
         if stop.load(Ordering::SeqCst) || INTERRUPTED.load(Ordering::SeqCst) {
             return;
@@ -388,34 +406,31 @@ fn worker(shared: &Shared, tx: &crossbeam_channel::Sender<(Job, GameRecord)>) {
             return;
         };
         let opening = &book[job.opening];
+        // Every engine started fine before the first game, so a failure here is a restart
+        // after a fault: the engine would forfeit every game from here on.
+        let cannot_restart = |idx: usize, e: EngineFault| {
+            abort.lock().get_or_insert(format!(
+                "match aborted: engine '{}' cannot be restarted: {e}",
+                specs[idx].name
+            ));
+            stop.store(true, Ordering::SeqCst);
+        };
         let red = take_engine(&mut running, specs, job.red);
         let black = take_engine(&mut running, specs, job.black);
-        // An engine that cannot be started would lose every game at once: stop the match.
-        if red.is_ok() && black.is_ok() {
-            start_failures.store(0, Ordering::SeqCst);
-        } else if start_failures.fetch_add(1, Ordering::SeqCst) + 1 >= START_FAILURE_LIMIT {
-            stop.store(true, Ordering::SeqCst);
-        }
-        let (red_name, black_name) = (&specs[job.red].name, &specs[job.black].name);
-        let record = match (red, black) {
-            (Ok(mut r), Ok(mut b)) => {
-                let rec = game::play_game(
-                    &mut r, &mut b, red_name, black_name, opening, settings, stop,
-                );
-                for (idx, e) in [(job.red, r), (job.black, b)] {
-                    if e.is_healthy() {
-                        running.insert(idx, e);
-                    }
-                }
-                rec
-            }
-            (Err(e), _) => Some(start_failure(
-                red_name, black_name, opening, settings, true, e,
-            )),
-            (_, Err(e)) => Some(start_failure(
-                red_name, black_name, opening, settings, false, e,
-            )),
+        let (mut red, mut black) = match (red, black) {
+            (Ok(r), Ok(b)) => (r, b),
+            (Err(e), _) => return cannot_restart(job.red, e),
+            (_, Err(e)) => return cannot_restart(job.black, e),
         };
+        let (red_name, black_name) = (&specs[job.red].name, &specs[job.black].name);
+        let record = game::play_game(
+            &mut red, &mut black, red_name, black_name, opening, settings, stop,
+        );
+        for (idx, e) in [(job.red, red), (job.black, black)] {
+            if e.is_healthy() {
+                running.insert(idx, e);
+            }
+        }
         match record {
             Some(rec) => {
                 if tx.send((job, rec)).is_err() {
@@ -435,34 +450,6 @@ fn take_engine(
     match running.remove(&idx) {
         Some(e) => Ok(e),
         None => EngineProcess::start(&specs[idx]),
-    }
-}
-
-fn start_failure(
-    red: &str,
-    black: &str,
-    opening: &Opening,
-    settings: &GameSettings,
-    red_failed: bool,
-    e: EngineFault,
-) -> GameRecord {
-    let side = if red_failed {
-        crate::types::Color::Red
-    } else {
-        crate::types::Color::Black
-    };
-    GameRecord {
-        red: red.to_string(),
-        black: black.to_string(),
-        root_fen: opening.fen.clone(),
-        book: opening.moves.clone(),
-        moves: Vec::new(),
-        verdict: referee::fault(
-            side,
-            Termination::Crash,
-            &format!("engine failed to start: {e}"),
-        ),
-        tc: settings.tc,
     }
 }
 

@@ -155,7 +155,7 @@ fn score_comment(score: Option<Score>, depth: Option<u32>, time_ms: u64) -> Stri
     let s = match score {
         Some(Score::Cp(cp)) => format!("{:+.2}", cp as f64 / 100.0),
         Some(Score::Mate(n)) if n >= 0 => format!("+M{n}"),
-        Some(Score::Mate(n)) => format!("-M{}", -n),
+        Some(Score::Mate(n)) => format!("-M{}", n.unsigned_abs()),
         None => "?".to_string(),
     };
     let d = depth.map_or(String::new(), |d| format!("/{d}"));
@@ -418,6 +418,22 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn score_comments_take_any_reported_score() {
+        assert_eq!(
+            score_comment(Some(Score::Cp(-35)), Some(9), 1500),
+            "{-0.35/9 1.500s}"
+        );
+        assert_eq!(
+            score_comment(Some(Score::Mate(-3)), None, 0),
+            "{-M3 0.000s}"
+        );
+        assert_eq!(
+            score_comment(Some(Score::Mate(i32::MIN)), None, 0),
+            "{-M2147483648 0.000s}"
+        );
+    }
 
     fn mv(pos: &Position, s: &str) -> Move {
         pos.parse_move(s).unwrap()
