@@ -474,6 +474,102 @@ fn perpetual_mate_threat_is_forbidden_only_under_the_chinese_rules() {
 }
 
 #[test]
+fn a_mate_threat_that_also_chases_counts_as_a_mate_threat() {
+    // 通则 5: "凡走子兼具多种作用时，应从重称呼和裁处。如杀兼捉，按杀". Black: king e9, advisors
+    // e8 and f7, horse d7. Red: rooks a7 and c4, king f1.
+    // - Rc4-e4 pins the advisor e8 to its king (it may not leave the e-file). That advisor is
+    //   the only protector of the horse d7, which the rook a7 attacks along the 7th rank: the
+    //   root is false (假根), so the move formally chases the horse. It also threatens mate:
+    //   Ra9+ Nc9 Rxc9# (d9 and f9 lie on the rank, e8 is the king's own advisor, and the pinned
+    //   advisor may not interpose on d9). By 通则 5 it is a mate threat (杀), not a chase. (The
+    //   mate does not take the horse where it is chased; it is taken only after interposing. A
+    //   threat to mate by taking the chased piece would be that chase under the Asian rules, as
+    //   in the WXF diagrams of orange-076 and orange-079.)
+    // - Nd7-c9 runs and blocks the 9th rank, parrying the mate.
+    // - Re4-c4 attacks the unprotected horse up the c-file: a chase, nothing more.
+    // - Nc9-d7 goes back under the (now free) advisor.
+    // Red plays 一杀一捉, Black only idle moves. Chinese rules: 一杀一捉 is forbidden (25.2), so
+    // Red loses. Asian rules: mate threats are allowed and not every red move is a chase (the
+    // first is a mate threat), so there is no perpetual chase: both allowed, a draw. Classing
+    // the pinning move as a chase called it Red's perpetual chase of the horse, a loss.
+    let fen = "4k4/4a4/R2n1a3/9/9/2R6/9/9/5K3/9 w";
+    let cycle = "c4e4 d7c9 e4c4 c9d7";
+
+    // The construction: before Re4 the horse is protected by the advisor; after it the advisor
+    // could still take back but only by exposing its king, and the horse is chased.
+    let mut p = play(fen, "");
+    let before = chases(&mut p, Color::Red, RuleSet::Asian);
+    assert!(!before.pieces.has(sq("d7")));
+    assert!(before.info[sq("d7").index()].roots.has(sq("e8")));
+    let mut p = play(fen, "c4e4");
+    let after = chases(&mut p, Color::Red, RuleSet::Asian);
+    let d7 = after.info[sq("d7").index()];
+    assert!(after.pieces.has(sq("d7")));
+    assert!(d7.chase_pseudo_roots.has(sq("e8")) && !d7.chase_roots.has(sq("e8")));
+    assert!(effect_of_last_move(&mut p, RuleSet::Asian)
+        .chased
+        .has(sq("d7")));
+
+    let moves = times(cycle, 2);
+    let (o, why) = ruling(fen, &moves, RuleSet::Chinese);
+    assert_eq!(
+        (o, why.as_str()),
+        (
+            Outcome::BlackWins,
+            "perpetual attack by red (mate threat and chase)"
+        )
+    );
+    let (o, why) = ruling(fen, &moves, RuleSet::Asian);
+    assert_eq!(
+        (o, why.as_str()),
+        (Outcome::Draw, "repetition, both sides allowed")
+    );
+    assert_cycle(fen, &moves, Outcome::BlackWins, Outcome::Draw);
+    // The explanation names the heavier effect first under the Asian rules too.
+    let got = chuhan::judge::judge_line_with(&format!("{fen} moves {moves}"), RuleSet::Asian, true)
+        .unwrap();
+    assert!(
+        got.contains("\n  red c4e4: mate threat, chase of the horse on d7\n"),
+        "{got}"
+    );
+}
+
+#[test]
+fn one_check_one_mate_threat_both_chasing_is_no_perpetual_chase() {
+    // The king behind a pinned advisor, threatened with a back-rank mate, steps aside and is
+    // checked back (the WXF rule book: allowed), with both red moves also leaving the same piece
+    // en prise. Black: king e9, advisors e8 and f7. Red: rooks a7 and d3, king f1.
+    // - Rd3-e3 pins the advisor e8, the only protector of the advisor f7, which the rook a7
+    //   attacks: a chase by a false root, and a mate threat (Ra9#: d9 and f9 lie on the rank,
+    //   e8 is the king's own advisor, pinned, so it may not interpose on d9; the mate takes
+    //   nothing). 杀兼捉, 按杀: a mate threat.
+    // - Ke9-d9 steps out of the pin and the mate.
+    // - Re3-d3+ checks; with Black bound to answer the check the advisor f7 is formally
+    //   unprotected again. Under the Chinese rules a check; under the Asian rules a check that
+    //   chases still counts towards a perpetual chase (fsf-005), but this one has no partner.
+    // - Kd9-e9 back.
+    // Red plays 一将一杀, Black only king moves (idle). Chinese rules: forbidden (25.2), Red
+    // loses. Asian rules: no perpetual check, and no perpetual chase since the first move is a
+    // mate threat: both allowed, a draw.
+    let fen = "4k4/4a4/R4a3/9/9/9/3R5/9/5K3/9 w";
+    let moves = times("d3e3 e9d9 e3d3 d9e9", 2);
+    let (o, why) = ruling(fen, &moves, RuleSet::Chinese);
+    assert_eq!(
+        (o, why.as_str()),
+        (
+            Outcome::BlackWins,
+            "perpetual attack by red (check and mate threat)"
+        )
+    );
+    let (o, why) = ruling(fen, &moves, RuleSet::Asian);
+    assert_eq!(
+        (o, why.as_str()),
+        (Outcome::Draw, "repetition, both sides allowed")
+    );
+    assert_cycle(fen, &moves, Outcome::BlackWins, Outcome::Draw);
+}
+
+#[test]
 fn two_attacks_against_one_counter_attack_the_double_attacker_deviates() {
     // 二打一还打 (orange-033, WXF diagram): Red's horse chases the rook, then (returning) the
     // cannon while Red's cannon takes over the rook through the horse screen; Black answers one

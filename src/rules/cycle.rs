@@ -1,6 +1,7 @@
 //! The verdict of a repetition: classify each side's moves in the cycle, then apply 棋例总则.
 //!
-//! A side's moves in the cycle are, by the heaviest effect of each (通则 5: 将 > 杀 > 捉 > 闲):
+//! A side's moves in the cycle are, by the heaviest effect of each (通则 5: 将 > 杀 > 捉 > 闲, "如杀兼
+//! 捉，按杀"; so a mate threat that also chases is a mate threat under every rule set):
 //! - **perpetual check** (长将): every move checks. Never allowed, whatever the other side does
 //!   (总则 1), except that two sides checking perpetually draw (解将还将).
 //! - **forbidden** (禁止着法, 25.2):
@@ -10,7 +11,12 @@
 //!     而甲方仍每着捉之"); the piece is followed as it moves, and the chasers may take turns
 //!     (two pieces chasing one piece in turn is still a chase).
 //!   - Asian rules: every move chases one and the same piece (perpetual chase). Mate threats and a
-//!     mix of checks and chases are allowed.
+//!     mix of checks and chases are allowed, so a cycle of chases is allowed once one of its
+//!     moves is a mate threat. Two details follow the WXF rule-book diagrams and Fairy-Stockfish:
+//!     a threat to mate by taking the chased piece is that chase, not a mate threat besides it
+//!     (orange-076, orange-079, orange-112: a cannon chasing a piece whose capture mates is
+//!     perpetual chase); and a check that also chases counts as a chase of that piece (fsf-005,
+//!     fsf-011: a cannon battery checking and chasing a pawn by turns is perpetual chase).
 //! - **allowed** otherwise: some move is idle (闲, 兑, 献, 拦, 跟), e.g. 数将一闲, 一捉一闲.
 //!
 //! Pawn attacks (通则 3) count as chases only for a side whose opponent is forbidden
@@ -66,7 +72,8 @@ impl Cycle {
         }
     }
 
-    /// The mate threat (杀) of move `i`, computed on first use.
+    /// The mate threat (杀) of move `i`, computed on first use. Under the Asian rules mates that
+    /// take a piece the move chases (on its point) do not count: such a threat is the chase.
     fn threat(&mut self, i: usize) -> bool {
         if let Some(t) = self.effects[i].threat {
             return t;
@@ -75,7 +82,13 @@ impl Cycle {
         for e in &self.effects[..=i] {
             p.make_move(e.mv);
         }
-        let t = threat_of_last_move(&mut p);
+        let e = self.effects[i];
+        let besides = if self.rules == RuleSet::Asian {
+            e.chased | e.pawn_chased
+        } else {
+            Bitboard::EMPTY
+        };
+        let t = threat_of_last_move(&mut p, besides);
         self.effects[i].threat = Some(t);
         t
     }
@@ -154,6 +167,14 @@ impl Cycle {
         }
         let (common, kinds) = self.common_targets(side, with_pawns);
         let target = common.into_iter().next()?;
+        // A mate threat that also chases is a mate threat (通则 5: 杀兼捉，按杀), so a cycle with
+        // one is no perpetual chase: under the Chinese rules it was ruled above as a mix, under
+        // the Asian rules it is allowed. Threats are tested only here, where a chase would
+        // otherwise be forbidden. (Checks need no test: under the Chinese rules any check made a
+        // mix above; under the Asian rules a check that chases still chases.)
+        if idx.iter().any(|&i| self.threat(i)) {
+            return None;
+        }
         Some(describe_chase(end, side, target, kinds[target.index()]))
     }
 
@@ -267,8 +288,8 @@ pub fn judge_cycle(pos: &Position, span: usize, rules: RuleSet) -> CycleRuling {
     }
 }
 
-/// One line per move of the last `span` plies: what each move does under `rules` (for people
-/// checking a ruling; `chuhan judge --explain`).
+/// One line per move of the last `span` plies: what each move does under `rules`, heaviest
+/// effect first (what the move counts as); for people checking a ruling, `chuhan judge --explain`.
 pub fn explain_cycle(pos: &Position, span: usize, rules: RuleSet) -> Vec<String> {
     let mut cycle = Cycle::new(pos, span, rules);
     let mut lines = Vec::new();
@@ -280,7 +301,7 @@ pub fn explain_cycle(pos: &Position, span: usize, rules: RuleSet) -> Vec<String>
         if e.check {
             what.push("check".to_string());
         }
-        if rules == RuleSet::Chinese && !e.check && cycle.threat(i) {
+        if !e.check && cycle.threat(i) {
             what.push("mate threat".to_string());
         }
         for (bb, label) in [(e.chased, "chase"), (e.pawn_chased, "pawn chase")] {

@@ -34,10 +34,12 @@
 //! exchange offer or an offer is a chase, so under them the exemption does not apply (an equal
 //! protected piece is no chase anyway; an unprotected one is).
 //!
-//! **Mate threat** (杀, Chinese rules only): the move creates a threat to mate by a series of
-//! checks (seed 001: "企图於下一着听将或连续叫将, 令对方无法解救") — were the opponent to pass, the
-//! mover would mate by checks within [`THREAT_DEPTH`] of its moves — and no such mate was already
-//! available before the move.
+//! **Mate threat** (杀): the move creates a threat to mate by a series of checks (seed 001:
+//! "企图於下一着听将或连续叫将, 令对方无法解救") — were the opponent to pass, the mover would mate by
+//! checks within [`THREAT_DEPTH`] of its moves — and no such mate was already available before the
+//! move. It is tested only when a ruling needs it: under the Chinese rules for any attacking
+//! cycle, under the Asian rules where it outranks a chase (通则 5: "杀兼捉，按杀"); there mates
+//! that take a piece the move chases do not count ([`threat_of_last_move`]'s `besides`).
 
 use super::RuleSet;
 use crate::bitboard::Bitboard;
@@ -101,7 +103,7 @@ pub struct MoveEffect {
     pub mover: Color,
     /// It gives check.
     pub check: bool,
-    /// It creates a mate threat (杀); `None` until computed (Chinese rules only).
+    /// It creates a mate threat (杀); `None` until computed (only when a ruling needs it).
     pub threat: Option<bool>,
     /// Enemy pieces it newly chases (not counting lone pawns).
     pub chased: Bitboard,
@@ -218,10 +220,14 @@ fn mates_in_one(pos: &mut Position) -> bool {
     false
 }
 
-/// Whether the side to move mates by checks alone within `moves` of its moves.
-fn mate_by_checks(pos: &mut Position, moves: u32, budget: &mut u32) -> bool {
+/// Whether the side to move mates by checks alone within `moves` of its moves, none of them a
+/// capture on `besides`.
+fn mate_by_checks(pos: &mut Position, moves: u32, besides: Bitboard, budget: &mut u32) -> bool {
     let list = legal_moves(pos);
     for &m in list.as_slice() {
+        if besides.has(m.to()) {
+            continue;
+        }
         if *budget == 0 {
             return false;
         }
@@ -236,7 +242,7 @@ fn mate_by_checks(pos: &mut Position, moves: u32, budget: &mut u32) -> bool {
             || (moves > 1
                 && replies.as_slice().iter().all(|&r| {
                     pos.make_move(r);
-                    let ok = mate_by_checks(pos, moves - 1, budget);
+                    let ok = mate_by_checks(pos, moves - 1, besides, budget);
                     pos.unmake_move();
                     ok
                 }));
@@ -252,15 +258,20 @@ fn mate_by_checks(pos: &mut Position, moves: u32, budget: &mut u32) -> bool {
 /// mates by checks within [`THREAT_DEPTH`] moves. `false` when the other side is in check and so
 /// cannot pass.
 pub fn threatens_mate(pos: &mut Position, side: Color) -> bool {
+    threatens_mate_besides(pos, side, Bitboard::EMPTY)
+}
+
+/// Like [`threatens_mate`], not counting mates that capture on a point of `besides`.
+pub fn threatens_mate_besides(pos: &mut Position, side: Color, besides: Bitboard) -> bool {
     let mut budget = THREAT_NODES;
     if pos.side_to_move() == side {
-        return mate_by_checks(pos, THREAT_DEPTH, &mut budget);
+        return mate_by_checks(pos, THREAT_DEPTH, besides, &mut budget);
     }
     if pos.in_check() {
         return false;
     }
     pos.make_null();
-    let t = mate_by_checks(pos, THREAT_DEPTH, &mut budget);
+    let t = mate_by_checks(pos, THREAT_DEPTH, besides, &mut budget);
     pos.unmake_null();
     t
 }
@@ -342,15 +353,16 @@ fn from_to_sq(b: Bitboard, mv: Move) -> Bitboard {
     }
 }
 
-/// Whether the last move played in `pos` created a mate threat (杀).
-pub fn threat_of_last_move(pos: &mut Position) -> bool {
+/// Whether the last move played in `pos` created a mate threat (杀), not counting mates that
+/// capture on a point of `besides` (see [`crate::rules::cycle`] for when that matters).
+pub fn threat_of_last_move(pos: &mut Position, besides: Bitboard) -> bool {
     let mover = pos.side_to_move().flip();
-    if pos.in_check() || !threatens_mate(pos, mover) {
+    if pos.in_check() || !threatens_mate_besides(pos, mover, besides) {
         return false;
     }
     let mv = pos.history().last().expect("history is never empty").mv;
     pos.unmake_move();
-    let already = threatens_mate(pos, mover);
+    let already = threatens_mate_besides(pos, mover, besides);
     pos.make_move(mv);
     !already
 }

@@ -12,6 +12,12 @@
 //!   chase it.
 //! - `draw`: every repetition is a draw (perpetual check too), for referees that judge that way.
 //!
+//! A move with several effects counts as its heaviest (通则 5: 将 > 杀 > 捉 > 闲, "如杀兼捉，按杀"):
+//! a mate threat that also chases is a mate threat under both the Chinese and the Asian rules.
+//! The Asian rules, as the WXF rule-book diagrams and Fairy-Stockfish rule them, differ in two
+//! details: a threat to mate by taking the chased piece is that chase, and a check that also
+//! chases a piece counts towards a perpetual chase of it ([`cycle`]).
+//!
 //! Where the seeds are silent we decided (and say so where it is coded):
 //! - **Checks and the natural limit** ([`limits`]): a side's checks beyond its first ten in a
 //!   capture-free stretch do not advance the 120-ply counter.
