@@ -63,13 +63,6 @@ impl Book {
         Ok(book)
     }
 
-    /// Read and build a book file.
-    pub fn load(path: &str) -> Result<Book, BookError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| BookError(format!("cannot read book '{path}': {e}")))?;
-        Book::from_lines(&text)
-    }
-
     /// Number of positions in the book.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -166,6 +159,5 @@ mod tests {
     fn bad_lines_are_reported() {
         let err = Book::from_lines("h2e2\nh2e2 h2e3").unwrap_err();
         assert!(err.0.contains("line 2"), "{err}");
-        assert!(Book::load("/nonexistent/book.txt").is_err());
     }
 }

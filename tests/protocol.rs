@@ -921,7 +921,104 @@ fn the_opening_book_answers_game_moves_but_not_analysis() {
     let said = s.sync();
     assert!(
         said.iter()
-            .any(|l| l.starts_with("info string") && l.contains("book unchanged")),
+            .any(|l| l.starts_with("info string") && l.contains("keeping the current book")),
         "{said:?}"
     );
+}
+
+/// Phrases XBoard takes for a failed engine start wherever they appear in an engine's line
+/// (`HandleMachineMove` in its backend.c), and the system's own error suffix.
+const START_FAILURE: [&str; 7] = [
+    "no such file",
+    "not found",
+    "permission denied",
+    "unknown host",
+    "no remote directory",
+    "can't alloc",
+    "os error",
+];
+
+fn reads_as_start_failure(line: &str) -> bool {
+    let line = line.to_lowercase();
+    START_FAILURE.iter().any(|p| line.contains(p))
+}
+
+/// A file under the system's temporary folder, named for this process and `name`.
+fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("chuhan-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// The move of a game move's answer (UCCI, with a clock: the book answers it).
+fn game_move(s: &mut Session) -> String {
+    s.send("position startpos");
+    s.send("go time 60000 increment 0 opptime 60000 oppincrement 0");
+    best_of(s.bestmove().last().unwrap())
+}
+
+#[test]
+fn empty_string_options_mean_no_file_in_both_dialects() {
+    // uci2wb (XBoard) sends every string option back as announced: `<empty>`.
+    for (dialect, commands) in [
+        (
+            "uci",
+            [
+                "setoption name BookFile value <empty>",
+                "setoption name BookFile value",
+                "setoption name BookFile",
+            ],
+        ),
+        (
+            "ucci",
+            [
+                "setoption bookfiles <empty>",
+                "setoption bookfiles",
+                "setoption name bookfiles value <EMPTY>",
+            ],
+        ),
+    ] {
+        let mut s = Session::with(dialect);
+        for cmd in commands {
+            s.send(cmd);
+            let said = s.sync();
+            assert!(said.is_empty(), "{cmd}: {said:?}");
+        }
+    }
+    // `<empty>` brings the built-in book back after another one.
+    let book = temp_file("edge-pawn-book.txt", b"a3a4 a6a5\n");
+    let mut s = Session::with("ucci");
+    s.send(&format!("setoption bookfiles {}", book.display()));
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    let m = game_move(&mut s);
+    assert!(m == "a3a4" || m == "i3i4", "{m}");
+    s.send("setoption bookfiles <empty>");
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    let built_in = chuhan::book::Book::built_in();
+    let m = game_move(&mut s);
+    assert!(
+        built_in
+            .moves(&Position::startpos())
+            .iter()
+            .any(|(b, _)| b.to_string() == m),
+        "{m}"
+    );
+    let _ = std::fs::remove_file(book);
+}
+
+#[test]
+fn file_errors_are_never_in_words_guis_take_for_a_failed_start() {
+    let dir = std::env::temp_dir();
+    let mut s = Session::with("uci");
+    for path in [
+        "/nonexistent/book.txt".to_string(),
+        "<empty>x".to_string(),
+        dir.display().to_string(),
+    ] {
+        s.send(&format!("setoption name BookFile value {path}"));
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{path}: {said:?}");
+        assert!(said[0].starts_with("info string"), "{said:?}");
+        assert!(!reads_as_start_failure(&said[0]), "{said:?}");
+    }
 }

@@ -20,6 +20,7 @@ pub mod output;
 pub use command::{Command, CommandError, GoParams, PositionSpec};
 pub use output::Dialect;
 
+use crate::book::Book;
 use crate::engine::{Engine, Listener, PositionError, SearchEvent};
 use crate::movegen::legal_moves;
 use crate::position::Position;
@@ -304,11 +305,7 @@ impl Session {
             (Opt::UseMillisec, OptValue::Bool(b)) => self.use_millisec = b,
             (Opt::Resign, OptValue::Bool(b)) => self.may_resign = b,
             (Opt::UseBook, OptValue::Bool(b)) => self.engine().options.use_book = b,
-            (Opt::BookFiles, OptValue::Text(t)) => {
-                if let Err(e) = self.engine().load_book(&t) {
-                    self.info_string(&format!("option '{name}': {e}; book unchanged"));
-                }
-            }
+            (Opt::BookFiles, OptValue::Text(path)) => self.set_book_file(name, &path),
             (Opt::RepetitionRule, OptValue::Text(t)) => match t.parse::<RuleSet>() {
                 Ok(rules) => self.engine().options.rules = rules,
                 Err(e) => self.info_string(&format!("option '{name}': {e}; unchanged")),
@@ -320,6 +317,23 @@ impl Session {
             }
             // Ponder needs nothing from us (the GUI sends `go ponder`); the rest is accepted.
             _ => {}
+        }
+    }
+
+    /// `BookFile`: the opening lines of a file; no file (empty, `<empty>`) means the built-in
+    /// book. A file that cannot be used leaves the book as it was.
+    fn set_book_file(&mut self, name: &str, path: &str) {
+        if path.is_empty() {
+            self.engine().set_book(Book::built_in());
+            return;
+        }
+        let book = read_text_file(path, MAX_BOOK_BYTES)
+            .and_then(|text| Book::from_lines(&text).map_err(|e| e.to_string()));
+        match book {
+            Ok(book) => self.engine().set_book(book),
+            Err(why) => self.info_string(&format!(
+                "option '{name}': book file '{path}' {why}; keeping the current book"
+            )),
         }
     }
 
@@ -432,6 +446,37 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// The most a book file may hold: far above any real book, and a bound on what a wrong path
+/// (a disk image, say) can make us read.
+const MAX_BOOK_BYTES: u64 = 64 << 20;
+
+/// A text file's contents (invalid UTF-8 replaced), or why not, in words for the GUI
+/// ([`output::file_problem`]). Only regular files are opened: a device or a pipe could make
+/// the loop wait forever or read without end.
+fn read_text_file(path: &str, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| output::file_problem(&e))?;
+    if meta.is_dir() {
+        return Err("is a directory".into());
+    }
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
+    let too_large = || format!("is too large (more than {} MB)", limit >> 20);
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|e| output::file_problem(&e))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| output::file_problem(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Physical memory in MB, where the system says (Linux: `/proc/meminfo`).

@@ -11,7 +11,7 @@ use crate::search::SearchInfo;
 use crate::tt::{Bound, TtEntry};
 use crate::types::{Move, Value, MATE, MATE_BOUND};
 
-use super::options::{Kind, TABLE};
+use super::options::{Kind, EMPTY, TABLE};
 
 /// Which protocol the GUI speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub fn handshake(d: Dialect) -> Vec<String> {
             (_, Kind::Text(t)) => {
                 format!(
                     "type string default {}",
-                    if t.is_empty() { "<empty>" } else { t }
+                    if t.is_empty() { EMPTY } else { t }
                 )
             }
         };
@@ -275,6 +275,24 @@ pub fn pophash(entry: Option<TtEntry>) -> String {
         s.push_str(&format!(" upperbound {score} depth {}", e.depth.max(0)));
     }
     s
+}
+
+/// Why a file cannot be read, in our own words. The system's message ("No such file or
+/// directory (os error 2)") must never reach the GUI: XBoard takes any engine line containing
+/// "No such file", "not found" or "Permission denied" for a failed engine start. Every file
+/// error the protocol reports goes through here.
+pub fn file_problem(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "does not exist".into(),
+        K::PermissionDenied => "cannot be read (no permission)".into(),
+        K::IsADirectory => "is a directory".into(),
+        K::OutOfMemory => "is too large to read".into(),
+        _ => match e.raw_os_error() {
+            Some(code) => format!("cannot be read (system error {code})"),
+            None => "cannot be read".into(),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -500,6 +518,26 @@ mod tests {
         assert!(!ucci
             .iter()
             .any(|l| l.starts_with("option") && l.contains(" name ")));
+    }
+
+    #[test]
+    fn file_problems_never_use_the_system_words() {
+        use std::io::{Error, ErrorKind};
+        let errors = [
+            Error::from_raw_os_error(2),
+            Error::from_raw_os_error(13),
+            Error::from_raw_os_error(21),
+            Error::from_raw_os_error(5),
+            Error::other("No such file or directory"),
+            Error::new(ErrorKind::NotFound, "not found"),
+        ];
+        for e in errors {
+            let text = file_problem(&e);
+            for phrase in ["no such file", "not found", "permission denied", "os error"] {
+                assert!(!text.to_lowercase().contains(phrase), "{e}: {text}");
+            }
+        }
+        assert_eq!(file_problem(&Error::from_raw_os_error(2)), "does not exist");
     }
 
     #[test]
