@@ -1007,6 +1007,53 @@ fn empty_string_options_mean_no_file_in_both_dialects() {
 }
 
 #[test]
+fn a_file_with_no_usable_line_keeps_the_book() {
+    let edge = temp_file("edge-book.txt", b"a3a4 a6a5\n");
+    let mut binary: Vec<u8> = (0..=255u8).collect();
+    binary.extend_from_slice(b"\n\x00\x1b[2J\xff\xfe\n");
+    let rejected = [
+        temp_file("empty-book.txt", b""),
+        temp_file("comments-book.txt", b"# nothing but a comment\n\n"),
+        temp_file("binary-book.bin", &binary),
+        temp_file(
+            "passwd-book.txt",
+            b"root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:\n",
+        ),
+        temp_file("prose-book.txt", b"These are not moves.\nNor is this.\n"),
+    ];
+    let mut s = Session::with("ucci");
+    s.send(&format!("setoption bookfiles {}", edge.display()));
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    for path in &rejected {
+        s.send(&format!("setoption bookfiles {}", path.display()));
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{path:?}: {said:?}");
+        assert!(
+            said[0].starts_with("info string")
+                && said[0].contains("no usable opening line")
+                && said[0].contains("keeping the current book"),
+            "{said:?}"
+        );
+        let m = game_move(&mut s);
+        assert!(m == "a3a4" || m == "i3i4", "{path:?} changed the book: {m}");
+    }
+    // Some good lines among bad ones: the good ones are loaded, the rest counted.
+    let mixed = temp_file("mixed-book.txt", b"c3c4 c6c5\nzz99\nh2e2 h2e3\n");
+    s.send(&format!("setoption bookfiles {}", mixed.display()));
+    let said = s.sync();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("1 opening line loaded, 2 lines skipped (line 2: "),
+        "{said:?}"
+    );
+    let m = game_move(&mut s);
+    assert!(m == "c3c4" || m == "g3g4", "{m}");
+    for path in rejected.iter().chain([&edge, &mixed]) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
 fn file_errors_are_never_in_words_guis_take_for_a_failed_start() {
     let dir = std::env::temp_dir();
     let mut s = Session::with("uci");

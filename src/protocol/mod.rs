@@ -321,20 +321,39 @@ impl Session {
     }
 
     /// `BookFile`: the opening lines of a file; no file (empty, `<empty>`) means the built-in
-    /// book. A file that cannot be used leaves the book as it was.
+    /// book. A file with no usable line (a wrong file: empty, binary, any other text) leaves
+    /// the book as it was; one with some unusable lines is loaded without them, and says so.
     fn set_book_file(&mut self, name: &str, path: &str) {
         if path.is_empty() {
             self.engine().set_book(Book::built_in());
             return;
         }
-        let book = read_text_file(path, MAX_BOOK_BYTES)
-            .and_then(|text| Book::from_lines(&text).map_err(|e| e.to_string()));
-        match book {
-            Ok(book) => self.engine().set_book(book),
-            Err(why) => self.info_string(&format!(
-                "option '{name}': book file '{path}' {why}; keeping the current book"
-            )),
+        let what = format!("option '{name}': book file '{path}'");
+        let parsed = match read_text_file(path, MAX_BOOK_BYTES) {
+            Ok(text) => Book::parse(&text),
+            Err(why) => {
+                self.info_string(&format!("{what} {why}; keeping the current book"));
+                return;
+            }
+        };
+        let why = parsed
+            .first_skipped
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        if parsed.used == 0 {
+            self.info_string(&format!(
+                "{what} has no usable opening line{why}; keeping the current book"
+            ));
+            return;
         }
+        if parsed.skipped > 0 {
+            self.info_string(&format!(
+                "{what}: {} loaded, {} skipped{why}",
+                plural(parsed.used, "opening line"),
+                plural(parsed.skipped, "line"),
+            ));
+        }
+        self.engine().set_book(parsed.book);
     }
 
     /// One `info string` for a list of problems (a line of garbage must not flood the GUI).
@@ -445,6 +464,15 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+/// "1 line", "2 lines".
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 
