@@ -773,6 +773,46 @@ fn gui_quirks() {
 }
 
 #[test]
+fn perft_runs_like_a_search() {
+    // perft 7 from the start takes minutes: every answer below must come while it counts.
+    let prompt = Duration::from_secs(10);
+    for dialect in ["uci", "ucci"] {
+        let mut s = Session::with(dialect);
+        s.send("go perft 7");
+        s.send("isready");
+        s.expect_within("readyok while counting", |l| l == "readyok", prompt);
+        s.send("stop");
+        let lines = s.expect_within(
+            "the stopped perft's report",
+            |l| l.starts_with("info string perft 7 stopped"),
+            prompt,
+        );
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        // One report, no partial total, and no `nobestmove` for the `stop` it answered.
+        let after = s.sync();
+        assert!(after.is_empty(), "{after:?}");
+        // A search after it works as ever; so does a whole perft.
+        s.send("go depth 2");
+        assert_legal(&Position::startpos(), s.bestmove().last().unwrap());
+        s.send("go perft 2");
+        let lines = s.expect("perft total", |l| l.starts_with("Nodes searched"));
+        assert_eq!(lines.last().unwrap(), "Nodes searched: 1920");
+        // A new perft ends the running one; `quit` ends the last.
+        s.send("go perft 8");
+        s.send("go perft 7");
+        s.send("isready");
+        let lines = s.expect_within("readyok", |l| l == "readyok", prompt);
+        assert_eq!(
+            count(&lines, |l| l.starts_with("info string perft 8 stopped")),
+            1,
+            "{lines:?}"
+        );
+        s.send("quit");
+        assert!(s.exits_within(prompt), "{}", s.dump());
+    }
+}
+
+#[test]
 fn end_of_input_ends_the_engine() {
     let mut s = Session::with("uci");
     s.send("go infinite");

@@ -97,6 +97,12 @@ enum Slot {
     Empty,
 }
 
+/// A `go perft` counting on a thread of its own, so that the loop still reads `stop`.
+struct PerftJob {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
 /// Whether the loop goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -115,6 +121,7 @@ struct Session {
     /// The opponent offered a draw (`go draw`, `ponderhit draw`); read when the move is sent.
     draw_offered: Arc<AtomicBool>,
     reported_unknown: HashSet<String>,
+    perft: Option<PerftJob>,
 }
 
 /// Run the protocol loop until `quit` or the end of input.
@@ -150,6 +157,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         may_resign: false,
         draw_offered: Arc::new(AtomicBool::new(false)),
         reported_unknown: HashSet::new(),
+        perft: None,
     };
     let mut quit = false;
     for line in rx.iter() {
@@ -232,7 +240,9 @@ impl Session {
             Command::NewGame => self.engine().new_game(),
             Command::Go(g) => self.go(*g),
             Command::Stop => {
-                if self.out.stop(self.dialect) {
+                if self.end_perft() {
+                    // The perft's own report answers this `stop`.
+                } else if self.out.stop(self.dialect) {
                     self.engine().stop();
                 }
             }
@@ -261,8 +271,9 @@ impl Session {
         self.prepare_engine();
     }
 
-    /// Stop any search (its `bestmove` is written) and wait for it.
+    /// Stop any search (its `bestmove` is written) or perft and wait for it.
     fn shutdown(&mut self) {
+        self.end_perft();
         if let Slot::Ready(e) = &mut self.slot {
             e.stop();
             e.wait();
@@ -375,6 +386,7 @@ impl Session {
             self.perft(depth);
             return;
         }
+        self.end_perft();
         let (dialect, show_wdl, may_resign) = (self.dialect, self.show_wdl, self.may_resign);
         let use_millisec = self.use_millisec;
         let engine = self.engine();
@@ -424,25 +436,67 @@ impl Session {
         self.engine().go(limits, listener);
     }
 
+    /// `go perft N`: the divide and the total, counted on a thread of its own like a search,
+    /// so that `stop`, `isready` and `quit` are answered meanwhile. A stopped count says so in
+    /// one line (no partial total that could pass for the real one).
     fn perft(&mut self, depth: u32) {
         if !(1..=12).contains(&depth) {
             self.info_string(&format!("go perft: depth {depth} out of range 1..12"));
             return;
         }
-        let mut pos = self.engine().position().clone();
-        let start = Instant::now();
-        let rows = crate::perft::divide(&mut pos, depth);
-        let elapsed = start.elapsed();
-        let total: u64 = rows.iter().map(|(_, n)| n).sum();
-        let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-        lines.push(String::new());
-        lines.push(format!("Nodes searched: {total}"));
-        let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        lines.push(format!(
-            "info string perft {depth}: {total} nodes in {} ms, {nps} nodes/second",
-            elapsed.as_millis()
-        ));
-        self.out.send(&lines);
+        self.end_perft();
+        let engine = self.engine();
+        // Answer any running search first, as a new `go` does.
+        engine.stop();
+        engine.wait();
+        let mut pos = engine.position().clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let out = self.out.clone();
+        let count = move || {
+            let start = Instant::now();
+            let root_moves = legal_moves(&pos).len();
+            let rows =
+                crate::perft::divide_until(&mut pos, depth, &|| stopped.load(Ordering::Relaxed));
+            let elapsed = start.elapsed();
+            let total: u64 = rows.iter().map(|(_, n)| n).sum();
+            if rows.len() < root_moves {
+                out.line(&format!(
+                    "info string perft {depth} stopped after {} ms: {} of {root_moves} root \
+                     moves counted",
+                    elapsed.as_millis(),
+                    rows.len()
+                ));
+                return;
+            }
+            let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+            lines.push(format!(
+                "info string perft {depth}: {total} nodes in {} ms, {nps} nodes/second",
+                elapsed.as_millis()
+            ));
+            out.send(&lines);
+        };
+        match std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(count)
+        {
+            Ok(handle) => self.perft = Some(PerftJob { stop, handle }),
+            Err(_) => self.info_string("go perft: cannot start a thread for it"),
+        }
+    }
+
+    /// Stop a `go perft` and wait for its report; true when one was still counting.
+    fn end_perft(&mut self) -> bool {
+        let Some(job) = self.perft.take() else {
+            return false;
+        };
+        let running = !job.handle.is_finished();
+        job.stop.store(true, Ordering::Relaxed);
+        let _ = job.handle.join();
+        running
     }
 
     fn probe(&mut self, spec: Option<PositionSpec>) {
