@@ -884,6 +884,65 @@ fn bad_input_is_reported_and_survived() {
 }
 
 #[test]
+fn echoed_input_is_short_and_escaped() {
+    let mut s = Session::with("uci");
+    let huge = "x".repeat(200_000);
+    let long_name = "N".repeat(5000);
+    let long_value = "9x".repeat(3000);
+    let long_move = "a".repeat(100_000);
+    for cmd in [
+        huge.clone(),
+        "frob\u{0}\u{1b}[31mred".to_string(),
+        format!("setoption name {long_name} value 1"),
+        format!("setoption name Hash value {long_value}"),
+        format!("setoption name BookFile value /nonexistent/{huge}"),
+        format!("position startpos moves {long_move}"),
+        format!("position fen {long_move}"),
+        format!("banmoves {long_move}"),
+        format!("probe startpos moves {long_move}"),
+        format!("setoption name Repetition Rule value {huge}"),
+    ] {
+        s.send(&cmd);
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{said:?}");
+        let line = &said[0];
+        assert!(line.starts_with("info string "), "{line}");
+        assert!(line.len() < 600, "{} characters: {line}", line.len());
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+    }
+    s.send(&format!(
+        "go depth 1 movetime 100 searchmoves h2e2 {}",
+        "9x".repeat(3000)
+    ));
+    let lines = s.bestmove();
+    assert!(lines.iter().all(|l| l.len() < 600), "{lines:?}");
+    // Escapes, not raw bytes; the echo says how long the input was.
+    s.send("frob\u{0}\u{1b}[2Jnicate");
+    let said = s.sync();
+    assert_eq!(
+        said,
+        ["info string unknown command 'frob\\x00\\x1b[2Jnicate' ignored"]
+    );
+    s.send(&format!("setoption name {long_name} value 1"));
+    let said = s.sync();
+    assert!(said[0].contains("... (5000 characters)"), "{said:?}");
+    // A line beyond the reader's limit is measured and dropped, not kept or echoed.
+    let too_long = "y".repeat(3 << 20);
+    s.send(&too_long);
+    let said = s.sync();
+    assert_eq!(
+        said,
+        [format!(
+            "info string an input line of {} bytes is longer than {} bytes; ignored",
+            3 << 20,
+            chuhan::protocol::input::MAX_LINE_BYTES
+        )]
+    );
+    s.send("go depth 2");
+    assert_legal(&Position::startpos(), s.bestmove().last().unwrap());
+}
+
+#[test]
 fn repetition_rule_option_changes_what_the_search_plays() {
     // Red, worse, can repeat a perpetual check a third time with e1d1 (see tests/search_rules.rs):
     // under DrawRule that is its best (a draw); under ChineseRule it loses, so Red plays on.

@@ -1,9 +1,10 @@
 //! The protocol loop: UCCI and UCI as GUIs really speak them, on one tolerant reader.
 //!
-//! Data flows one way: a reader thread turns input into lines on a channel; the main loop
-//! parses each line into a [`Command`] (`command.rs`) and drives the [`Engine`]; the search
-//! reports through a listener that formats per dialect (`output.rs`) and writes through the
-//! one shared, locked, flushed [`Out`]. Because the search runs on its own thread, `isready`,
+//! Data flows one way: a reader thread (`input.rs`) turns input into lines on a channel, with
+//! a bound on what one line can cost; the main loop parses each line into a [`Command`]
+//! (`command.rs`) and drives the [`Engine`]; the search reports through a listener that
+//! formats per dialect (`output.rs`) and writes through the one shared, locked, flushed
+//! [`Out`]. Because the search runs on its own thread, `isready`,
 //! `stop`, `ponderhit` and `quit` are answered mid-search.
 //!
 //! The first of `uci`/`ucci` picks the dialect (the last one wins if both come). The engine
@@ -11,9 +12,11 @@
 //! the handshake is not delayed by it; the first command that needs the engine waits for it.
 //!
 //! Bad input never ends the loop: it is reported with `info string` and the last valid state
-//! is kept.
+//! is kept. Input shown back in a report goes through [`output::echo`] (short, control
+//! characters escaped).
 
 pub mod command;
+pub mod input;
 pub mod options;
 pub mod output;
 
@@ -27,6 +30,7 @@ use crate::position::Position;
 use crate::rules::RuleSet;
 use crate::time::Limits;
 use crate::types::{Color, Move};
+use input::Input;
 use options::{Opt, Value as OptValue};
 use output::{InfoStyle, Verdict, VerdictInput};
 use parking_lot::Mutex;
@@ -126,25 +130,7 @@ struct Session {
 
 /// Run the protocol loop until `quit` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
-    let (tx, rx) = crossbeam_channel::unbounded::<String>();
-    let _reader = std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let mut input = input;
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match input.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        })
-        .expect("spawn the input reader");
+    let rx = input::spawn(input);
     let mut session = Session {
         dialect: Dialect::default(),
         slot: Slot::NotStarted,
@@ -160,8 +146,18 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         perft: None,
     };
     let mut quit = false;
-    for line in rx.iter() {
-        if session.handle(&line) == Flow::Quit {
+    for item in rx.iter() {
+        let flow = match item {
+            Input::Line(line) => session.handle(&line),
+            Input::TooLong(len) => {
+                session.info_string(&format!(
+                    "an input line of {len} bytes is longer than {} bytes; ignored",
+                    input::MAX_LINE_BYTES
+                ));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
             quit = true;
             break;
         }
@@ -198,9 +194,8 @@ impl Session {
     }
 
     fn info_string(&self, text: &str) {
-        // One line: a newline inside would break the GUI's reader.
-        let text = text.replace(['\r', '\n'], " ");
-        self.out.line(&format!("info string {text}"));
+        self.out
+            .line(&format!("info string {}", output::info_text(text)));
     }
 
     fn handle(&mut self, line: &str) -> Flow {
@@ -208,6 +203,11 @@ impl Session {
             Ok(c) => c,
             Err(CommandError::Empty) => return Flow::Continue,
             Err(CommandError::Unknown(w)) => {
+                let w = output::echo(&w);
+                // Each unknown word once (the set is bounded: garbage can be endless).
+                if self.reported_unknown.len() >= MAX_REPORTED_UNKNOWN {
+                    self.reported_unknown.clear();
+                }
                 if self.reported_unknown.insert(w.clone()) {
                     self.info_string(&format!("unknown command '{w}' ignored"));
                 }
@@ -281,7 +281,9 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(spec) = options::lookup(name) else {
+        let spec = options::lookup(name);
+        let name = &output::echo(name);
+        let Some(spec) = spec else {
             self.info_string(&format!("unknown option '{name}' ignored"));
             return;
         };
@@ -339,7 +341,7 @@ impl Session {
             self.engine().set_book(Book::built_in());
             return;
         }
-        let what = format!("option '{name}': book file '{path}'");
+        let what = format!("option '{name}': book file '{}'", output::echo(path));
         let parsed = match read_text_file(path, MAX_BOOK_BYTES) {
             Ok(text) => Book::parse(&text),
             Err(why) => {
@@ -520,6 +522,9 @@ impl Drop for Session {
         self.shutdown();
     }
 }
+
+/// Distinct unknown command words remembered (each is reported once).
+const MAX_REPORTED_UNKNOWN: usize = 256;
 
 /// "1 line", "2 lines".
 fn plural(n: usize, what: &str) -> String {

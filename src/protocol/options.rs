@@ -4,6 +4,7 @@
 //! other engines offered and GUIs still send are known here too, as [`Opt::Accepted`]: they
 //! are taken quietly. An option is only announced when it does something.
 
+use super::output::echo;
 use std::fmt;
 
 /// What an option controls.
@@ -325,11 +326,11 @@ impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OptionError::Missing => write!(f, "missing value"),
-            OptionError::NotANumber(v) => write!(f, "'{v}' is not a number"),
+            OptionError::NotANumber(v) => write!(f, "'{}' is not a number", echo(v)),
             OptionError::OutOfRange { value, min, max } => {
                 write!(f, "{value} is out of range {min}..{max}")
             }
-            OptionError::NotABool(v) => write!(f, "'{v}' is not true or false"),
+            OptionError::NotABool(v) => write!(f, "'{}' is not true or false", echo(v)),
         }
     }
 }
