@@ -812,6 +812,40 @@ fn perft_runs_like_a_search() {
     }
 }
 
+/// Every move of a PV is legal where it is played.
+fn assert_pv_legal(pos: &Position, line: &str) {
+    let Some(i) = line.find(" pv ") else {
+        return;
+    };
+    let mut p = pos.clone();
+    for m in line[i + 4..].split_whitespace() {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{e} in {line}"));
+        p.make_move(mv);
+    }
+}
+
+#[test]
+fn principal_variations_and_ponder_moves_are_legal() {
+    // Found by tests/protocol_fuzz.rs: at depth 1 the quiescence search left the PV of an
+    // earlier root move in place, so `b7e7` came with `a0b0` (legal only after `b7b0`).
+    let fen = "1nbakabnr/9/rc4c2/p1p1p1p1p/9/9/P1P1P1P1P/4B2CR/1C7/RN1AKABN1 b - - 5 3";
+    let pos = position(Some(fen), &[]);
+    for options in [
+        "setoption name MultiPV value 4",
+        "setoption name Skill Level value 3",
+    ] {
+        let mut s = Session::with("uci");
+        s.send(options);
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 3");
+        let lines = s.bestmove();
+        for l in &lines {
+            assert_pv_legal(&pos, l);
+        }
+        assert_legal(&pos, lines.last().unwrap());
+    }
+}
+
 #[test]
 fn end_of_input_ends_the_engine() {
     let mut s = Session::with("uci");
