@@ -847,6 +847,37 @@ fn principal_variations_and_ponder_moves_are_legal() {
 }
 
 #[test]
+fn huge_clock_values_are_survived() {
+    // Found by tests/protocol_fuzz.rs: the time plan multiplied the increment and overflowed
+    // (a panic in debug builds).
+    let huge = "99999999999999999999";
+    for (dialect, go) in [
+        (
+            "uci",
+            format!("go wtime 1000 btime 1000 winc {huge} binc {huge}"),
+        ),
+        (
+            "uci",
+            format!("go wtime {huge} btime {huge} winc {huge} movestogo 1"),
+        ),
+        ("ucci", format!("go time 1000 increment {huge}")),
+        (
+            "ucci",
+            format!("go time {huge} increment {huge} opptime {huge}"),
+        ),
+    ] {
+        let mut s = Session::with(dialect);
+        // A search, not a book move: the time plan is what is tested.
+        s.send("setoption name OwnBook value false");
+        s.send(&go);
+        std::thread::sleep(Duration::from_millis(50));
+        s.send("stop");
+        assert_legal(&Position::startpos(), s.bestmove().last().unwrap());
+        assert!(s.sync().is_empty(), "{}", s.dump());
+    }
+}
+
+#[test]
 fn end_of_input_ends_the_engine() {
     let mut s = Session::with("uci");
     s.send("go infinite");
