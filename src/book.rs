@@ -3,8 +3,10 @@
 //! good as the original), and picks among the stored moves at random, weighted by count.
 //!
 //! The book is built when it is loaded, from a text file of move lines from the start position
-//! (the format of `book/openings.txt`: one line of protocol moves each, `#` comments; FEN
-//! lines are skipped). The built-in book is `book/openings.txt`, compiled in.
+//! (the format of `book/openings.txt`: one line of protocol moves each, `#` comments). A line
+//! that is not such a line (a FEN line, a bad move, text that is no move at all) is skipped
+//! whole and counted, so that whoever loads a file can tell a book from a wrong file. The
+//! built-in book is `book/openings.txt`, compiled in.
 
 use crate::movegen::legal_moves;
 use crate::position::Position;
@@ -18,6 +20,19 @@ pub const DEFAULT_LINES: &str = include_str!("../book/openings.txt");
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     entries: HashMap<u64, Vec<(Move, u32)>>,
+}
+
+/// A book built from text, with what was left out of it.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The book of the usable lines.
+    pub book: Book,
+    /// Lines used.
+    pub used: usize,
+    /// Lines skipped (blank lines and comments are not counted).
+    pub skipped: usize,
+    /// Why the first skipped line was skipped.
+    pub first_skipped: Option<BookError>,
 }
 
 /// A book line that could not be used.
@@ -38,36 +53,77 @@ impl Book {
         Book::from_lines(DEFAULT_LINES).expect("the built-in book is valid")
     }
 
-    /// Build from move lines (see the module doc); an illegal move names its line.
+    /// Build from move lines (see the module doc), refusing any line that cannot be used: for
+    /// text that must be a book (the built-in one).
     pub fn from_lines(text: &str) -> Result<Book, BookError> {
-        let mut book = Book::default();
-        for (n, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            // FEN lines (they contain '/') start elsewhere: not part of an opening book.
-            if line.is_empty() || line.contains('/') {
-                continue;
-            }
-            let mut pos = Position::startpos();
-            for text in line.split_whitespace() {
-                let m = pos
-                    .parse_move(text)
-                    .map_err(|e| BookError(format!("line {}: {e}", n + 1)))?;
-                let moves = book.entries.entry(pos.key()).or_default();
-                match moves.iter_mut().find(|(bm, _)| *bm == m) {
-                    Some((_, count)) => *count += 1,
-                    None => moves.push((m, 1)),
-                }
-                pos.make_move(m);
-            }
+        let parsed = Book::parse(text);
+        match parsed.first_skipped {
+            Some(e) => Err(e),
+            None => Ok(parsed.book),
         }
-        Ok(book)
     }
 
-    /// Read and build a book file.
-    pub fn load(path: &str) -> Result<Book, BookError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| BookError(format!("cannot read book '{path}': {e}")))?;
-        Book::from_lines(&text)
+    /// Build from the usable lines of a text (see the module doc), counting the others.
+    pub fn parse(text: &str) -> Parsed {
+        let mut parsed = Parsed {
+            book: Book::default(),
+            used: 0,
+            skipped: 0,
+            first_skipped: None,
+        };
+        // A byte-order mark (Windows editors) is not part of the first move.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            match Self::line_moves(line) {
+                Ok(moves) => {
+                    parsed.book.add_line(&moves);
+                    parsed.used += 1;
+                }
+                Err(why) => {
+                    parsed.skipped += 1;
+                    if parsed.first_skipped.is_none() {
+                        parsed.first_skipped = Some(BookError(format!("line {}: {why}", n + 1)));
+                    }
+                }
+            }
+        }
+        parsed
+    }
+
+    /// The moves of one line from the start position, or why the line cannot be used.
+    fn line_moves(line: &str) -> Result<Vec<Move>, String> {
+        if line.contains('/') {
+            let fen = line.split(" moves ").next().unwrap_or(line);
+            return Err(match Position::from_fen(fen) {
+                Ok(_) => "a FEN line (the book holds lines from the start position)".into(),
+                Err(_) => "not a line of moves".into(),
+            });
+        }
+        let mut pos = Position::startpos();
+        let mut moves = Vec::new();
+        for text in line.split_whitespace() {
+            let m = pos.parse_move(text).map_err(|e| e.to_string())?;
+            pos.make_move(m);
+            moves.push(m);
+        }
+        Ok(moves)
+    }
+
+    /// Count every position of a line of moves from the start position.
+    fn add_line(&mut self, line: &[Move]) {
+        let mut pos = Position::startpos();
+        for &m in line {
+            let moves = self.entries.entry(pos.key()).or_default();
+            match moves.iter_mut().find(|(bm, _)| *bm == m) {
+                Some((_, count)) => *count += 1,
+                None => moves.push((m, 1)),
+            }
+            pos.make_move(m);
+        }
     }
 
     /// Number of positions in the book.
@@ -166,6 +222,23 @@ mod tests {
     fn bad_lines_are_reported() {
         let err = Book::from_lines("h2e2\nh2e2 h2e3").unwrap_err();
         assert!(err.0.contains("line 2"), "{err}");
-        assert!(Book::load("/nonexistent/book.txt").is_err());
+    }
+
+    #[test]
+    fn unusable_lines_are_skipped_whole_and_counted() {
+        let text = "\u{feff}h2e2 h9g7 # central cannon\n\n# comment\nh2e2 h2e3\n\
+                    root:x:0:0:root:/root:/bin/bash\n\
+                    rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves h2e2\n\
+                    \u{0}\u{1b}garbage\r\nc3c4\r\n";
+        let parsed = Book::parse(text);
+        assert_eq!((parsed.used, parsed.skipped), (2, 4));
+        assert!(parsed.first_skipped.unwrap().0.starts_with("line 4: "));
+        // The bad line's first move (h2e2, also on line 1) is not counted twice.
+        let start = Position::startpos();
+        let h2e2 = start.parse_move("h2e2").unwrap();
+        assert!(parsed.book.moves(&start).contains(&(h2e2, 1)));
+        let nothing = Book::parse("");
+        assert_eq!((nothing.used, nothing.skipped), (0, 0));
+        assert!(nothing.book.is_empty());
     }
 }

@@ -3,7 +3,7 @@
 //! final move arrive through a listener callback, so the caller's thread stays free to read
 //! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
 
-use crate::book::{Book, BookError};
+use crate::book::Book;
 use crate::eval::{default_tables, Tables};
 use crate::history::History;
 use crate::movegen::legal_moves;
@@ -157,13 +157,9 @@ impl Engine {
         e
     }
 
-    /// Replace the opening book by the lines of a file (see `book.rs`); on error the old book
-    /// stays.
-    pub fn load_book(&mut self, path: &str) -> Result<usize, BookError> {
-        let book = Book::load(path)?;
-        let positions = book.len();
+    /// Replace the opening book (the protocol reads book files: `BookFile`).
+    pub fn set_book(&mut self, book: Book) {
         self.book = Arc::new(book);
-        Ok(positions)
     }
 
     /// The current position.

@@ -598,11 +598,13 @@ impl<'a> Worker<'a> {
         cut_node: bool,
     ) -> Value {
         let pv_node = beta - alpha > 1;
+        // The PV ends here until a move improves alpha; set before the quiescence search too,
+        // which keeps no PV, or the parent would copy a stale one (an illegal ponder move).
+        self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
         }
         self.visit();
-        self.pv_len[ply] = ply;
         if ply > self.seldepth {
             self.seldepth = ply;
         }

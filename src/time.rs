@@ -75,12 +75,13 @@ impl TimeManager {
         let time_ms = time.as_millis() as u64;
         let inc_ms = limits.increment.as_millis() as u64;
         let overhead_ms = overhead.as_millis() as u64;
-        let usable = time_ms.saturating_sub(overhead_ms * mtg.min(10));
-        let base = usable / mtg + inc_ms * 3 / 4;
+        // Saturating: a GUI may send any number (`winc 99999999999999999999`).
+        let usable = time_ms.saturating_sub(overhead_ms.saturating_mul(mtg.min(10)));
+        let base = (usable / mtg).saturating_add(inc_ms.saturating_mul(3) / 4);
         // Never plan past what is on the clock (minus the overhead), however big the increment.
         let cap = time_ms.saturating_sub(overhead_ms).saturating_mul(8) / 10;
         let soft = base.min(cap / 3).max(1);
-        let hard = (base * 4).min(cap).max(soft).max(1);
+        let hard = base.saturating_mul(4).min(cap).max(soft).max(1);
         let soft = if mtg == 1 { hard } else { soft };
         TimeManager {
             start,
@@ -147,6 +148,9 @@ mod tests {
             (60_000, 0, Some(1)),
             (100, 5_000, None),
             (3_600_000, 0, None),
+            (1000, u64::MAX, None),
+            (u64::MAX, u64::MAX, Some(1)),
+            (u64::MAX, 0, None),
         ] {
             let (soft, hard) = plan(t, inc, mtg);
             assert!(soft <= hard, "{t} {inc}");

@@ -773,6 +773,111 @@ fn gui_quirks() {
 }
 
 #[test]
+fn perft_runs_like_a_search() {
+    // perft 7 from the start takes minutes: every answer below must come while it counts.
+    let prompt = Duration::from_secs(10);
+    for dialect in ["uci", "ucci"] {
+        let mut s = Session::with(dialect);
+        s.send("go perft 7");
+        s.send("isready");
+        s.expect_within("readyok while counting", |l| l == "readyok", prompt);
+        s.send("stop");
+        let lines = s.expect_within(
+            "the stopped perft's report",
+            |l| l.starts_with("info string perft 7 stopped"),
+            prompt,
+        );
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        // One report, no partial total, and no `nobestmove` for the `stop` it answered.
+        let after = s.sync();
+        assert!(after.is_empty(), "{after:?}");
+        // A search after it works as ever; so does a whole perft.
+        s.send("go depth 2");
+        assert_legal(&Position::startpos(), s.bestmove().last().unwrap());
+        s.send("go perft 2");
+        let lines = s.expect("perft total", |l| l.starts_with("Nodes searched"));
+        assert_eq!(lines.last().unwrap(), "Nodes searched: 1920");
+        // A new perft ends the running one; `quit` ends the last.
+        s.send("go perft 8");
+        s.send("go perft 7");
+        s.send("isready");
+        let lines = s.expect_within("readyok", |l| l == "readyok", prompt);
+        assert_eq!(
+            count(&lines, |l| l.starts_with("info string perft 8 stopped")),
+            1,
+            "{lines:?}"
+        );
+        s.send("quit");
+        assert!(s.exits_within(prompt), "{}", s.dump());
+    }
+}
+
+/// Every move of a PV is legal where it is played.
+fn assert_pv_legal(pos: &Position, line: &str) {
+    let Some(i) = line.find(" pv ") else {
+        return;
+    };
+    let mut p = pos.clone();
+    for m in line[i + 4..].split_whitespace() {
+        let mv = p.parse_move(m).unwrap_or_else(|e| panic!("{e} in {line}"));
+        p.make_move(mv);
+    }
+}
+
+#[test]
+fn principal_variations_and_ponder_moves_are_legal() {
+    // Found by tests/protocol_fuzz.rs: at depth 1 the quiescence search left the PV of an
+    // earlier root move in place, so `b7e7` came with `a0b0` (legal only after `b7b0`).
+    let fen = "1nbakabnr/9/rc4c2/p1p1p1p1p/9/9/P1P1P1P1P/4B2CR/1C7/RN1AKABN1 b - - 5 3";
+    let pos = position(Some(fen), &[]);
+    for options in [
+        "setoption name MultiPV value 4",
+        "setoption name Skill Level value 3",
+    ] {
+        let mut s = Session::with("uci");
+        s.send(options);
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 3");
+        let lines = s.bestmove();
+        for l in &lines {
+            assert_pv_legal(&pos, l);
+        }
+        assert_legal(&pos, lines.last().unwrap());
+    }
+}
+
+#[test]
+fn huge_clock_values_are_survived() {
+    // Found by tests/protocol_fuzz.rs: the time plan multiplied the increment and overflowed
+    // (a panic in debug builds).
+    let huge = "99999999999999999999";
+    for (dialect, go) in [
+        (
+            "uci",
+            format!("go wtime 1000 btime 1000 winc {huge} binc {huge}"),
+        ),
+        (
+            "uci",
+            format!("go wtime {huge} btime {huge} winc {huge} movestogo 1"),
+        ),
+        ("ucci", format!("go time 1000 increment {huge}")),
+        (
+            "ucci",
+            format!("go time {huge} increment {huge} opptime {huge}"),
+        ),
+    ] {
+        let mut s = Session::with(dialect);
+        // A search, not a book move: the time plan is what is tested.
+        s.send("setoption name OwnBook value false");
+        s.send(&go);
+        std::thread::sleep(Duration::from_millis(50));
+        s.send("stop");
+        assert_legal(&Position::startpos(), s.bestmove().last().unwrap());
+        assert!(s.sync().is_empty(), "{}", s.dump());
+    }
+}
+
+#[test]
 fn end_of_input_ends_the_engine() {
     let mut s = Session::with("uci");
     s.send("go infinite");
@@ -841,6 +946,65 @@ fn bad_input_is_reported_and_survived() {
     s.send("stop");
     s.bestmove();
     assert_eq!(count(&s.sync(), is_final), 0);
+}
+
+#[test]
+fn echoed_input_is_short_and_escaped() {
+    let mut s = Session::with("uci");
+    let huge = "x".repeat(200_000);
+    let long_name = "N".repeat(5000);
+    let long_value = "9x".repeat(3000);
+    let long_move = "a".repeat(100_000);
+    for cmd in [
+        huge.clone(),
+        "frob\u{0}\u{1b}[31mred".to_string(),
+        format!("setoption name {long_name} value 1"),
+        format!("setoption name Hash value {long_value}"),
+        format!("setoption name BookFile value /nonexistent/{huge}"),
+        format!("position startpos moves {long_move}"),
+        format!("position fen {long_move}"),
+        format!("banmoves {long_move}"),
+        format!("probe startpos moves {long_move}"),
+        format!("setoption name Repetition Rule value {huge}"),
+    ] {
+        s.send(&cmd);
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{said:?}");
+        let line = &said[0];
+        assert!(line.starts_with("info string "), "{line}");
+        assert!(line.len() < 600, "{} characters: {line}", line.len());
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+    }
+    s.send(&format!(
+        "go depth 1 movetime 100 searchmoves h2e2 {}",
+        "9x".repeat(3000)
+    ));
+    let lines = s.bestmove();
+    assert!(lines.iter().all(|l| l.len() < 600), "{lines:?}");
+    // Escapes, not raw bytes; the echo says how long the input was.
+    s.send("frob\u{0}\u{1b}[2Jnicate");
+    let said = s.sync();
+    assert_eq!(
+        said,
+        ["info string unknown command 'frob\\x00\\x1b[2Jnicate' ignored"]
+    );
+    s.send(&format!("setoption name {long_name} value 1"));
+    let said = s.sync();
+    assert!(said[0].contains("... (5000 characters)"), "{said:?}");
+    // A line beyond the reader's limit is measured and dropped, not kept or echoed.
+    let too_long = "y".repeat(3 << 20);
+    s.send(&too_long);
+    let said = s.sync();
+    assert_eq!(
+        said,
+        [format!(
+            "info string an input line of {} bytes is longer than {} bytes; ignored",
+            3 << 20,
+            chuhan::protocol::input::MAX_LINE_BYTES
+        )]
+    );
+    s.send("go depth 2");
+    assert_legal(&Position::startpos(), s.bestmove().last().unwrap());
 }
 
 #[test]
@@ -921,7 +1085,151 @@ fn the_opening_book_answers_game_moves_but_not_analysis() {
     let said = s.sync();
     assert!(
         said.iter()
-            .any(|l| l.starts_with("info string") && l.contains("book unchanged")),
+            .any(|l| l.starts_with("info string") && l.contains("keeping the current book")),
         "{said:?}"
     );
+}
+
+/// Phrases XBoard takes for a failed engine start wherever they appear in an engine's line
+/// (`HandleMachineMove` in its backend.c), and the system's own error suffix.
+const START_FAILURE: [&str; 7] = [
+    "no such file",
+    "not found",
+    "permission denied",
+    "unknown host",
+    "no remote directory",
+    "can't alloc",
+    "os error",
+];
+
+fn reads_as_start_failure(line: &str) -> bool {
+    let line = line.to_lowercase();
+    START_FAILURE.iter().any(|p| line.contains(p))
+}
+
+/// A file under the system's temporary folder, named for this process and `name`.
+fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("chuhan-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// The move of a game move's answer (UCCI, with a clock: the book answers it).
+fn game_move(s: &mut Session) -> String {
+    s.send("position startpos");
+    s.send("go time 60000 increment 0 opptime 60000 oppincrement 0");
+    best_of(s.bestmove().last().unwrap())
+}
+
+#[test]
+fn empty_string_options_mean_no_file_in_both_dialects() {
+    // uci2wb (XBoard) sends every string option back as announced: `<empty>`.
+    for (dialect, commands) in [
+        (
+            "uci",
+            [
+                "setoption name BookFile value <empty>",
+                "setoption name BookFile value",
+                "setoption name BookFile",
+            ],
+        ),
+        (
+            "ucci",
+            [
+                "setoption bookfiles <empty>",
+                "setoption bookfiles",
+                "setoption name bookfiles value <EMPTY>",
+            ],
+        ),
+    ] {
+        let mut s = Session::with(dialect);
+        for cmd in commands {
+            s.send(cmd);
+            let said = s.sync();
+            assert!(said.is_empty(), "{cmd}: {said:?}");
+        }
+    }
+    // `<empty>` brings the built-in book back after another one.
+    let book = temp_file("edge-pawn-book.txt", b"a3a4 a6a5\n");
+    let mut s = Session::with("ucci");
+    s.send(&format!("setoption bookfiles {}", book.display()));
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    let m = game_move(&mut s);
+    assert!(m == "a3a4" || m == "i3i4", "{m}");
+    s.send("setoption bookfiles <empty>");
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    let built_in = chuhan::book::Book::built_in();
+    let m = game_move(&mut s);
+    assert!(
+        built_in
+            .moves(&Position::startpos())
+            .iter()
+            .any(|(b, _)| b.to_string() == m),
+        "{m}"
+    );
+    let _ = std::fs::remove_file(book);
+}
+
+#[test]
+fn a_file_with_no_usable_line_keeps_the_book() {
+    let edge = temp_file("edge-book.txt", b"a3a4 a6a5\n");
+    let mut binary: Vec<u8> = (0..=255u8).collect();
+    binary.extend_from_slice(b"\n\x00\x1b[2J\xff\xfe\n");
+    let rejected = [
+        temp_file("empty-book.txt", b""),
+        temp_file("comments-book.txt", b"# nothing but a comment\n\n"),
+        temp_file("binary-book.bin", &binary),
+        temp_file(
+            "passwd-book.txt",
+            b"root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:\n",
+        ),
+        temp_file("prose-book.txt", b"These are not moves.\nNor is this.\n"),
+    ];
+    let mut s = Session::with("ucci");
+    s.send(&format!("setoption bookfiles {}", edge.display()));
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    for path in &rejected {
+        s.send(&format!("setoption bookfiles {}", path.display()));
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{path:?}: {said:?}");
+        assert!(
+            said[0].starts_with("info string")
+                && said[0].contains("no usable opening line")
+                && said[0].contains("keeping the current book"),
+            "{said:?}"
+        );
+        let m = game_move(&mut s);
+        assert!(m == "a3a4" || m == "i3i4", "{path:?} changed the book: {m}");
+    }
+    // Some good lines among bad ones: the good ones are loaded, the rest counted.
+    let mixed = temp_file("mixed-book.txt", b"c3c4 c6c5\nzz99\nh2e2 h2e3\n");
+    s.send(&format!("setoption bookfiles {}", mixed.display()));
+    let said = s.sync();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("1 opening line loaded, 2 lines skipped (line 2: "),
+        "{said:?}"
+    );
+    let m = game_move(&mut s);
+    assert!(m == "c3c4" || m == "g3g4", "{m}");
+    for path in rejected.iter().chain([&edge, &mixed]) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn file_errors_are_never_in_words_guis_take_for_a_failed_start() {
+    let dir = std::env::temp_dir();
+    let mut s = Session::with("uci");
+    for path in [
+        "/nonexistent/book.txt".to_string(),
+        "<empty>x".to_string(),
+        dir.display().to_string(),
+    ] {
+        s.send(&format!("setoption name BookFile value {path}"));
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{path}: {said:?}");
+        assert!(said[0].starts_with("info string"), "{said:?}");
+        assert!(!reads_as_start_failure(&said[0]), "{said:?}");
+    }
 }

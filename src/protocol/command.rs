@@ -9,6 +9,7 @@
 //! [`CommandError`]. Moves, FENs and option values are checked later, against the position and
 //! the option table: this layer only splits text.
 
+use super::output::echo;
 use std::fmt;
 use std::str::FromStr;
 
@@ -136,10 +137,10 @@ impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommandError::Empty => write!(f, "empty line"),
-            CommandError::Unknown(w) => write!(f, "unknown command '{w}'"),
+            CommandError::Unknown(w) => write!(f, "unknown command '{}'", echo(w)),
             CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
             CommandError::Bad { command, text } => {
-                write!(f, "{command}: cannot understand '{text}'")
+                write!(f, "{command}: cannot understand '{}'", echo(text))
             }
         }
     }
@@ -327,7 +328,9 @@ pub fn parse_go(words: &[&str]) -> GoParams {
                     None => g.problems.push(format!("go {word}: missing number")),
                     Some(v) => match $parse(v.as_str()) {
                         Some(n) => $field = Some(n),
-                        None => g.problems.push(format!("go {word}: bad number '{v}'")),
+                        None => g
+                            .problems
+                            .push(format!("go {word}: bad number '{}'", echo(&v))),
                     },
                 }
             }};
@@ -361,7 +364,7 @@ pub fn parse_go(words: &[&str]) -> GoParams {
             }
             _ => g
                 .problems
-                .push(format!("go: unknown word '{}'", words[i - 1])),
+                .push(format!("go: unknown word '{}'", echo(words[i - 1]))),
         }
     }
     g

@@ -1,9 +1,10 @@
 //! The protocol loop: UCCI and UCI as GUIs really speak them, on one tolerant reader.
 //!
-//! Data flows one way: a reader thread turns input into lines on a channel; the main loop
-//! parses each line into a [`Command`] (`command.rs`) and drives the [`Engine`]; the search
-//! reports through a listener that formats per dialect (`output.rs`) and writes through the
-//! one shared, locked, flushed [`Out`]. Because the search runs on its own thread, `isready`,
+//! Data flows one way: a reader thread (`input.rs`) turns input into lines on a channel, with
+//! a bound on what one line can cost; the main loop parses each line into a [`Command`]
+//! (`command.rs`) and drives the [`Engine`]; the search reports through a listener that
+//! formats per dialect (`output.rs`) and writes through the one shared, locked, flushed
+//! [`Out`]. Because the search runs on its own thread, `isready`,
 //! `stop`, `ponderhit` and `quit` are answered mid-search.
 //!
 //! The first of `uci`/`ucci` picks the dialect (the last one wins if both come). The engine
@@ -11,15 +12,18 @@
 //! the handshake is not delayed by it; the first command that needs the engine waits for it.
 //!
 //! Bad input never ends the loop: it is reported with `info string` and the last valid state
-//! is kept.
+//! is kept. Input shown back in a report goes through [`output::echo`] (short, control
+//! characters escaped).
 
 pub mod command;
+pub mod input;
 pub mod options;
 pub mod output;
 
 pub use command::{Command, CommandError, GoParams, PositionSpec};
 pub use output::Dialect;
 
+use crate::book::Book;
 use crate::engine::{Engine, Listener, PositionError, SearchEvent};
 use crate::movegen::legal_moves;
 use crate::position::Position;
@@ -27,6 +31,7 @@ use crate::rules::RuleSet;
 use crate::search::SearchResult;
 use crate::time::Limits;
 use crate::types::{Color, Move};
+use input::Input;
 use options::{Opt, Value as OptValue};
 use output::{InfoStyle, Verdict, VerdictInput};
 use parking_lot::Mutex;
@@ -97,6 +102,12 @@ enum Slot {
     Empty,
 }
 
+/// A `go perft` counting on a thread of its own, so that the loop still reads `stop`.
+struct PerftJob {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
 /// Whether the loop goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -115,29 +126,12 @@ struct Session {
     /// The opponent offered a draw (`go draw`, `ponderhit draw`); read when the move is sent.
     draw_offered: Arc<AtomicBool>,
     reported_unknown: HashSet<String>,
+    perft: Option<PerftJob>,
 }
 
 /// Run the protocol loop until `quit` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
-    let (tx, rx) = crossbeam_channel::unbounded::<String>();
-    let _reader = std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let mut input = input;
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match input.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        })
-        .expect("spawn the input reader");
+    let rx = input::spawn(input);
     let mut session = Session {
         dialect: Dialect::default(),
         slot: Slot::NotStarted,
@@ -150,10 +144,21 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         may_resign: false,
         draw_offered: Arc::new(AtomicBool::new(false)),
         reported_unknown: HashSet::new(),
+        perft: None,
     };
     let mut quit = false;
-    for line in rx.iter() {
-        if session.handle(&line) == Flow::Quit {
+    for item in rx.iter() {
+        let flow = match item {
+            Input::Line(line) => session.handle(&line),
+            Input::TooLong(len) => {
+                session.info_string(&format!(
+                    "an input line of {len} bytes is longer than {} bytes; ignored",
+                    input::MAX_LINE_BYTES
+                ));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
             quit = true;
             break;
         }
@@ -190,9 +195,8 @@ impl Session {
     }
 
     fn info_string(&self, text: &str) {
-        // One line: a newline inside would break the GUI's reader.
-        let text = text.replace(['\r', '\n'], " ");
-        self.out.line(&format!("info string {text}"));
+        self.out
+            .line(&format!("info string {}", output::info_text(text)));
     }
 
     fn handle(&mut self, line: &str) -> Flow {
@@ -200,6 +204,11 @@ impl Session {
             Ok(c) => c,
             Err(CommandError::Empty) => return Flow::Continue,
             Err(CommandError::Unknown(w)) => {
+                let w = output::echo(&w);
+                // Each unknown word once (the set is bounded: garbage can be endless).
+                if self.reported_unknown.len() >= MAX_REPORTED_UNKNOWN {
+                    self.reported_unknown.clear();
+                }
                 if self.reported_unknown.insert(w.clone()) {
                     self.info_string(&format!("unknown command '{w}' ignored"));
                 }
@@ -232,7 +241,9 @@ impl Session {
             Command::NewGame => self.engine().new_game(),
             Command::Go(g) => self.go(*g),
             Command::Stop => {
-                if self.out.stop(self.dialect) {
+                if self.end_perft() {
+                    // The perft's own report answers this `stop`.
+                } else if self.out.stop(self.dialect) {
                     self.engine().stop();
                 }
             }
@@ -261,8 +272,9 @@ impl Session {
         self.prepare_engine();
     }
 
-    /// Stop any search (its `bestmove` is written) and wait for it.
+    /// Stop any search (its `bestmove` is written) or perft and wait for it.
     fn shutdown(&mut self) {
+        self.end_perft();
         if let Slot::Ready(e) = &mut self.slot {
             e.stop();
             e.wait();
@@ -270,7 +282,9 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(spec) = options::lookup(name) else {
+        let spec = options::lookup(name);
+        let name = &output::echo(name);
+        let Some(spec) = spec else {
             self.info_string(&format!("unknown option '{name}' ignored"));
             return;
         };
@@ -305,11 +319,7 @@ impl Session {
             (Opt::UseMillisec, OptValue::Bool(b)) => self.use_millisec = b,
             (Opt::Resign, OptValue::Bool(b)) => self.may_resign = b,
             (Opt::UseBook, OptValue::Bool(b)) => self.engine().options.use_book = b,
-            (Opt::BookFiles, OptValue::Text(t)) => {
-                if let Err(e) = self.engine().load_book(&t) {
-                    self.info_string(&format!("option '{name}': {e}; book unchanged"));
-                }
-            }
+            (Opt::BookFiles, OptValue::Text(path)) => self.set_book_file(name, &path),
             (Opt::RepetitionRule, OptValue::Text(t)) => match t.parse::<RuleSet>() {
                 Ok(rules) => self.engine().options.rules = rules,
                 Err(e) => self.info_string(&format!("option '{name}': {e}; unchanged")),
@@ -322,6 +332,42 @@ impl Session {
             // Ponder needs nothing from us (the GUI sends `go ponder`); the rest is accepted.
             _ => {}
         }
+    }
+
+    /// `BookFile`: the opening lines of a file; no file (empty, `<empty>`) means the built-in
+    /// book. A file with no usable line (a wrong file: empty, binary, any other text) leaves
+    /// the book as it was; one with some unusable lines is loaded without them, and says so.
+    fn set_book_file(&mut self, name: &str, path: &str) {
+        if path.is_empty() {
+            self.engine().set_book(Book::built_in());
+            return;
+        }
+        let what = format!("option '{name}': book file '{}'", output::echo(path));
+        let parsed = match read_text_file(path, MAX_BOOK_BYTES) {
+            Ok(text) => Book::parse(&text),
+            Err(why) => {
+                self.info_string(&format!("{what} {why}; keeping the current book"));
+                return;
+            }
+        };
+        let why = parsed
+            .first_skipped
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        if parsed.used == 0 {
+            self.info_string(&format!(
+                "{what} has no usable opening line{why}; keeping the current book"
+            ));
+            return;
+        }
+        if parsed.skipped > 0 {
+            self.info_string(&format!(
+                "{what}: {} loaded, {} skipped{why}",
+                plural(parsed.used, "opening line"),
+                plural(parsed.skipped, "line"),
+            ));
+        }
+        self.engine().set_book(parsed.book);
     }
 
     /// One `info string` for a list of problems (a line of garbage must not flood the GUI).
@@ -343,6 +389,7 @@ impl Session {
             self.perft(depth);
             return;
         }
+        self.end_perft();
         let (dialect, show_wdl, may_resign) = (self.dialect, self.show_wdl, self.may_resign);
         let use_millisec = self.use_millisec;
         let engine = self.engine();
@@ -393,25 +440,67 @@ impl Session {
         self.engine().go(limits, listener);
     }
 
+    /// `go perft N`: the divide and the total, counted on a thread of its own like a search,
+    /// so that `stop`, `isready` and `quit` are answered meanwhile. A stopped count says so in
+    /// one line (no partial total that could pass for the real one).
     fn perft(&mut self, depth: u32) {
         if !(1..=12).contains(&depth) {
             self.info_string(&format!("go perft: depth {depth} out of range 1..12"));
             return;
         }
-        let mut pos = self.engine().position().clone();
-        let start = Instant::now();
-        let rows = crate::perft::divide(&mut pos, depth);
-        let elapsed = start.elapsed();
-        let total: u64 = rows.iter().map(|(_, n)| n).sum();
-        let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
-        lines.push(String::new());
-        lines.push(format!("Nodes searched: {total}"));
-        let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        lines.push(format!(
-            "info string perft {depth}: {total} nodes in {} ms, {nps} nodes/second",
-            elapsed.as_millis()
-        ));
-        self.out.send(&lines);
+        self.end_perft();
+        let engine = self.engine();
+        // Answer any running search first, as a new `go` does.
+        engine.stop();
+        engine.wait();
+        let mut pos = engine.position().clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let out = self.out.clone();
+        let count = move || {
+            let start = Instant::now();
+            let root_moves = legal_moves(&pos).len();
+            let rows =
+                crate::perft::divide_until(&mut pos, depth, &|| stopped.load(Ordering::Relaxed));
+            let elapsed = start.elapsed();
+            let total: u64 = rows.iter().map(|(_, n)| n).sum();
+            if rows.len() < root_moves {
+                out.line(&format!(
+                    "info string perft {depth} stopped after {} ms: {} of {root_moves} root \
+                     moves counted",
+                    elapsed.as_millis(),
+                    rows.len()
+                ));
+                return;
+            }
+            let mut lines: Vec<String> = rows.iter().map(|(m, n)| format!("{m}: {n}")).collect();
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+            lines.push(format!(
+                "info string perft {depth}: {total} nodes in {} ms, {nps} nodes/second",
+                elapsed.as_millis()
+            ));
+            out.send(&lines);
+        };
+        match std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(count)
+        {
+            Ok(handle) => self.perft = Some(PerftJob { stop, handle }),
+            Err(_) => self.info_string("go perft: cannot start a thread for it"),
+        }
+    }
+
+    /// Stop a `go perft` and wait for its report; true when one was still counting.
+    fn end_perft(&mut self) -> bool {
+        let Some(job) = self.perft.take() else {
+            return false;
+        };
+        let running = !job.handle.is_finished();
+        job.stop.store(true, Ordering::Relaxed);
+        let _ = job.handle.join();
+        running
     }
 
     fn probe(&mut self, spec: Option<PositionSpec>) {
@@ -434,6 +523,49 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Distinct unknown command words remembered (each is reported once).
+const MAX_REPORTED_UNKNOWN: usize = 256;
+
+/// "1 line", "2 lines".
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The most a book file may hold: far above any real book, and a bound on what a wrong path
+/// (a disk image, say) can make us read.
+const MAX_BOOK_BYTES: u64 = 64 << 20;
+
+/// A text file's contents (invalid UTF-8 replaced), or why not, in words for the GUI
+/// ([`output::file_problem`]). Only regular files are opened: a device or a pipe could make
+/// the loop wait forever or read without end.
+fn read_text_file(path: &str, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| output::file_problem(&e))?;
+    if meta.is_dir() {
+        return Err("is a directory".into());
+    }
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
+    let too_large = || format!("is too large (more than {} MB)", limit >> 20);
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|e| output::file_problem(&e))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| output::file_problem(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Physical memory in MB, where the system says (Linux: `/proc/meminfo`).

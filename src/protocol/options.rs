@@ -4,6 +4,7 @@
 //! other engines offered and GUIs still send are known here too, as [`Opt::Accepted`]: they
 //! are taken quietly. An option is only announced when it does something.
 
+use super::output::echo;
 use std::fmt;
 
 /// What an option controls.
@@ -325,23 +326,38 @@ impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OptionError::Missing => write!(f, "missing value"),
-            OptionError::NotANumber(v) => write!(f, "'{v}' is not a number"),
+            OptionError::NotANumber(v) => write!(f, "'{}' is not a number", echo(v)),
             OptionError::OutOfRange { value, min, max } => {
                 write!(f, "{value} is out of range {min}..{max}")
             }
-            OptionError::NotABool(v) => write!(f, "'{v}' is not true or false"),
+            OptionError::NotABool(v) => write!(f, "'{}' is not true or false", echo(v)),
         }
     }
 }
 
 impl std::error::Error for OptionError {}
 
+/// How a string option's empty value is written: `<empty>`, the UCI convention, which the
+/// handshake announces as the default of an empty string option. UCI-to-WinBoard adapters
+/// (uci2wb) send every string option back as announced, so `<empty>`, an empty value and no
+/// value at all mean "nothing" (for `BookFile`: no file, the built-in book).
+pub const EMPTY: &str = "<empty>";
+
+/// A string option's value, with every spelling of "nothing" as `""`.
+fn text_value(value: Option<&str>) -> &str {
+    match value.map(str::trim) {
+        Some(v) if !v.eq_ignore_ascii_case(EMPTY) => v,
+        _ => "",
+    }
+}
+
 impl Spec {
     /// Check a value against this option's type.
     pub fn parse(&self, value: Option<&str>) -> Result<Value, OptionError> {
         match self.kind {
             Kind::Button => Ok(Value::Press),
-            Kind::Text(_) | Kind::Combo { .. } => Ok(Value::Text(value.unwrap_or("").to_string())),
+            Kind::Text(_) => Ok(Value::Text(text_value(value).to_string())),
+            Kind::Combo { .. } => Ok(Value::Text(value.unwrap_or("").to_string())),
             Kind::Check(_) => {
                 let v = value.ok_or(OptionError::Missing)?;
                 match v.to_ascii_lowercase().as_str() {
@@ -420,6 +436,22 @@ mod tests {
             Err(OptionError::NotABool(_))
         ));
         assert_eq!(lookup("newgame").unwrap().parse(None), Ok(Value::Press));
+    }
+
+    #[test]
+    fn every_spelling_of_nothing_is_an_empty_string() {
+        let book = lookup("BookFile").unwrap();
+        for nothing in [None, Some(""), Some("<empty>"), Some("<EMPTY>"), Some(" ")] {
+            assert_eq!(
+                book.parse(nothing),
+                Ok(Value::Text(String::new())),
+                "{nothing:?}"
+            );
+        }
+        assert_eq!(
+            book.parse(Some("books/main.txt")),
+            Ok(Value::Text("books/main.txt".into()))
+        );
     }
 
     #[test]

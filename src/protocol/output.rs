@@ -11,7 +11,7 @@ use crate::search::SearchInfo;
 use crate::tt::{Bound, TtEntry};
 use crate::types::{Move, Value, MATE, MATE_BOUND};
 
-use super::options::{Kind, TABLE};
+use super::options::{Kind, EMPTY, TABLE};
 
 /// Which protocol the GUI speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub fn handshake(d: Dialect) -> Vec<String> {
             (_, Kind::Text(t)) => {
                 format!(
                     "type string default {}",
-                    if t.is_empty() { "<empty>" } else { t }
+                    if t.is_empty() { EMPTY } else { t }
                 )
             }
         };
@@ -275,6 +275,62 @@ pub fn pophash(entry: Option<TtEntry>) -> String {
         s.push_str(&format!(" upperbound {score} depth {}", e.depth.max(0)));
     }
     s
+}
+
+/// Most characters of the GUI's input shown back in a report ([`echo`]).
+pub const ECHO_CHARS: usize = 80;
+/// Most characters of an `info string`'s text: a bound for what other layers' errors quote
+/// (a FEN field, a move word) and [`echo`] cannot reach.
+pub const INFO_CHARS: usize = 400;
+
+/// Input shown back in a report: control characters escaped (`\x00`, `\x1b`: a raw NUL or
+/// escape can upset a GUI's reader or a terminal) and cut to [`ECHO_CHARS`] characters with
+/// `...` and the whole length, so a 20 MB line is not sent back whole. Every echo of input
+/// goes through here.
+pub fn echo(text: &str) -> String {
+    shorten(text, ECHO_CHARS)
+}
+
+/// The text of an `info string`: one line (control characters, newlines among them, escaped)
+/// of at most [`INFO_CHARS`] characters.
+pub fn info_text(text: &str) -> String {
+    shorten(text, INFO_CHARS)
+}
+
+/// `text` with control characters escaped, cut to `max` characters (`... (N characters)`).
+fn shorten(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (shown, c) in text.chars().enumerate() {
+        if shown == max {
+            out.push_str(&format!("... ({} characters)", text.chars().count()));
+            break;
+        }
+        // Unicode's control characters are all below U+0100.
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Why a file cannot be read, in our own words. The system's message ("No such file or
+/// directory (os error 2)") must never reach the GUI: XBoard takes any engine line containing
+/// "No such file", "not found" or "Permission denied" for a failed engine start. Every file
+/// error the protocol reports goes through here.
+pub fn file_problem(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "does not exist".into(),
+        K::PermissionDenied => "cannot be read (no permission)".into(),
+        K::IsADirectory => "is a directory".into(),
+        K::OutOfMemory => "is too large to read".into(),
+        _ => match e.raw_os_error() {
+            Some(code) => format!("cannot be read (system error {code})"),
+            None => "cannot be read".into(),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -500,6 +556,49 @@ mod tests {
         assert!(!ucci
             .iter()
             .any(|l| l.starts_with("option") && l.contains(" name ")));
+    }
+
+    #[test]
+    fn echoes_are_short_and_escaped() {
+        assert_eq!(echo("frobnicate"), "frobnicate");
+        assert_eq!(
+            echo("a\u{0}b\u{1b}[2J\u{7f}\r"),
+            "a\\x00b\\x1b[2J\\x7f\\x0d"
+        );
+        assert_eq!(echo("\u{85}车"), "\\x85车");
+        let long = "x".repeat(20_000_000);
+        let shown = echo(&long);
+        assert_eq!(
+            shown,
+            format!("{}... (20000000 characters)", "x".repeat(80))
+        );
+        let exact = "y".repeat(ECHO_CHARS);
+        assert_eq!(echo(&exact), exact);
+        // Cut on characters, never inside one.
+        let wide = "炮".repeat(100);
+        assert!(echo(&wide).starts_with(&"炮".repeat(80)));
+        assert!(info_text(&long).chars().count() < INFO_CHARS + 40);
+        assert_eq!(info_text("two\nlines"), "two\\x0alines");
+    }
+
+    #[test]
+    fn file_problems_never_use_the_system_words() {
+        use std::io::{Error, ErrorKind};
+        let errors = [
+            Error::from_raw_os_error(2),
+            Error::from_raw_os_error(13),
+            Error::from_raw_os_error(21),
+            Error::from_raw_os_error(5),
+            Error::other("No such file or directory"),
+            Error::new(ErrorKind::NotFound, "not found"),
+        ];
+        for e in errors {
+            let text = file_problem(&e);
+            for phrase in ["no such file", "not found", "permission denied", "os error"] {
+                assert!(!text.to_lowercase().contains(phrase), "{e}: {text}");
+            }
+        }
+        assert_eq!(file_problem(&Error::from_raw_os_error(2)), "does not exist");
     }
 
     #[test]
