@@ -8,6 +8,7 @@ use crate::eval::{default_tables, Tables};
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
+use crate::rng::Rng;
 use crate::rules::RuleSet;
 use crate::search::{SearchFeatures, SearchInfo, SearchResult};
 pub use crate::strength::StrengthRequest;
@@ -267,7 +268,7 @@ impl Engine {
             || limits.nodes.is_some()
             || limits.mate.is_some();
         if self.options.use_book && !analysing {
-            let random = crate::strength::clock_random(self.pos.key());
+            let random = Rng::from_clock(self.pos.key()).unit();
             if let Some(m) = self.book.choose(&self.pos, random) {
                 if roots.contains(&m) {
                     return MoveSource::Book(m);
@@ -468,7 +469,7 @@ impl Job {
             rules: self.options.rules,
             eval,
         });
-        let random = crate::strength::clock_random(self.pos.key());
+        let random = Rng::from_clock(self.pos.key()).unit();
         strength.weaken(result, &lines.into_inner(), random)
     }
 

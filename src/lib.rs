@@ -16,6 +16,7 @@ pub mod movepick;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod strength;

@@ -24,6 +24,7 @@ pub mod pgn;
 pub mod referee;
 pub mod stats;
 
+use crate::rng::Rng;
 use engine_process::{EngineFault, EngineProcess, EngineSpec};
 use game::{GameRecord, GameSettings};
 use openings::Opening;
@@ -212,7 +213,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     }
     let mut book: Vec<Opening> = openings::load(cfg.openings.as_deref())?;
     if let Some(seed) = cfg.shuffle {
-        openings::shuffle(&mut book, seed);
+        Rng::new(seed).shuffle(&mut book);
     }
     let n = cfg.engines.len();
     let pairings: Vec<(usize, usize)> = (0..n)

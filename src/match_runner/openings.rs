@@ -114,25 +114,10 @@ pub fn load(path: Option<&std::path::Path>) -> Result<Vec<Opening>, String> {
     Ok(list)
 }
 
-/// Shuffle in place with a small deterministic PRNG (SplitMix64), so a seed repeats a run.
-pub fn shuffle(list: &mut [Opening], seed: u64) {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    for i in (1..list.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        list.swap(i, j);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     #[test]
     fn default_set_is_legal_and_distinct() {
@@ -179,8 +164,8 @@ mod tests {
     fn shuffle_is_a_seeded_permutation() {
         let mut a = load(None).unwrap();
         let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
+        Rng::new(7).shuffle(&mut a);
+        Rng::new(7).shuffle(&mut b);
         assert_eq!(a, b);
         let mut sorted_a: Vec<String> = a.iter().map(|o| format!("{:?}", o.moves)).collect();
         let mut orig: Vec<String> = load(None)
