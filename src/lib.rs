@@ -13,6 +13,7 @@ pub mod judge;
 pub mod match_runner;
 pub mod movegen;
 pub mod movepick;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod protocol;

@@ -24,12 +24,12 @@ pub mod pgn;
 pub mod referee;
 pub mod stats;
 
+use crate::notation::Notation;
 use crate::rng::Rng;
 use engine_process::{EngineFault, EngineProcess, EngineSpec};
 use game::{GameRecord, GameSettings};
 use openings::Opening;
 use parking_lot::Mutex;
-use pgn::Notation;
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
