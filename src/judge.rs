@@ -15,7 +15,8 @@
 //! prints `error: …`. Nothing panics; the next line is judged as usual.
 
 use crate::notation;
-use crate::position::{MoveError, Position};
+use crate::position::MoveError;
+use crate::position_line::{self, PositionError, PositionSpec};
 use crate::rules::cycle::explain_cycle;
 use crate::rules::{adjudicate, color_name, earlier_occurrence, Outcome, RuleSet};
 use std::io::{self, BufRead, Write};
@@ -32,44 +33,32 @@ pub fn judge_line_with(line: &str, rules: RuleSet, explain: bool) -> Option<Stri
     if line.is_empty() || line.starts_with('#') {
         return None;
     }
-    let mut tokens: Vec<&str> = line.split_whitespace().collect();
-    if matches!(tokens.first(), Some(&"position")) {
-        tokens.remove(0);
-    }
-    if matches!(tokens.first(), Some(&"fen")) {
-        tokens.remove(0);
-    }
-    let split = tokens
-        .iter()
-        .position(|&t| t == "moves")
-        .unwrap_or(tokens.len());
-    let (fen_tokens, moves) = tokens.split_at(split);
-    let moves = moves.get(1..).unwrap_or(&[]);
-    let fen = fen_tokens.join(" ");
-    let mut pos = if fen == "startpos" {
-        Position::startpos()
-    } else {
-        match Position::from_fen(&fen) {
-            Ok(p) => p,
-            Err(e) => return Some(format!("error: bad FEN '{fen}': {e}")),
+    let spec = match PositionSpec::parse(line) {
+        Ok(spec) => spec,
+        Err(e) => return Some(format!("error: {e}")),
+    };
+    let mut pos = match position_line::root(spec.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            let fen = spec.fen.unwrap_or_default();
+            return Some(format!("error: bad FEN '{fen}': {e}"));
         }
     };
-    for (i, text) in moves.iter().enumerate() {
-        let ply = i + 1;
-        match notation::parse_move(&pos, text) {
-            Ok(m) => pos.make_move(m),
-            Err(MoveError::Syntax(_)) => {
-                return Some(format!("error: cannot parse move '{text}' at ply {ply}"));
-            }
-            Err(MoveError::Illegal(_)) => {
-                let mover = pos.side_to_move();
-                return Some(format!(
-                    "{}: illegal move {text} at ply {ply} ({})",
-                    Outcome::loss_for(mover),
-                    color_name(mover)
-                ));
-            }
+    match position_line::play_moves(&mut pos, &spec.moves, notation::parse_move) {
+        Ok(()) => {}
+        Err(PositionError::Move(ply, MoveError::Syntax(text))) => {
+            return Some(format!("error: cannot parse move '{text}' at ply {ply}"));
         }
+        Err(PositionError::Move(ply, MoveError::Illegal(text))) => {
+            // `pos` stands before the illegal move: its side to move played it.
+            let mover = pos.side_to_move();
+            return Some(format!(
+                "{}: illegal move {text} at ply {ply} ({})",
+                Outcome::loss_for(mover),
+                color_name(mover)
+            ));
+        }
+        Err(e @ PositionError::Fen(_)) => return Some(format!("error: {e}")),
     }
     let mut out = match adjudicate(&pos, rules) {
         Some(r) => format!("{}: {}", r.outcome, r.reason),

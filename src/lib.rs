@@ -16,6 +16,7 @@ pub mod movepick;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod position_line;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
