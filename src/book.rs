@@ -2,17 +2,15 @@
 //! how often. Lookup also tries the left-right mirror of the position (a mirrored line is as
 //! good as the original), and picks among the stored moves at random, weighted by count.
 //!
-//! The book is built when it is loaded, from a text file of move lines from the start position
-//! (the format of `book/openings.txt`: one line of protocol moves each, `#` comments; FEN
-//! lines are skipped). The built-in book is `book/openings.txt`, compiled in.
+//! The book is built when it is loaded, from opening lines (the format of `book/openings.txt`,
+//! read by `openings`); lines that start from a FEN are skipped. The built-in book is
+//! `book/openings.txt`, compiled in.
 
 use crate::movegen::legal_moves;
+use crate::openings::{self, DEFAULT_OPENINGS};
 use crate::position::Position;
 use crate::types::{Move, Square};
 use std::collections::HashMap;
-
-/// The opening lines the engine ships with.
-pub const DEFAULT_LINES: &str = include_str!("../book/openings.txt");
 
 /// Moves by position key, with how many lines play each.
 #[derive(Clone, Debug, Default)]
@@ -35,23 +33,17 @@ impl std::error::Error for BookError {}
 impl Book {
     /// The built-in book.
     pub fn built_in() -> Book {
-        Book::from_lines(DEFAULT_LINES).expect("the built-in book is valid")
+        Book::from_lines(DEFAULT_OPENINGS).expect("the built-in book is valid")
     }
 
     /// Build from move lines (see the module doc); an illegal move names its line.
     pub fn from_lines(text: &str) -> Result<Book, BookError> {
         let mut book = Book::default();
-        for (n, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            // FEN lines (they contain '/') start elsewhere: not part of an opening book.
-            if line.is_empty() || line.contains('/') {
-                continue;
-            }
+        // Openings from a FEN start elsewhere: not part of an opening book.
+        let lines = openings::parse_openings(text).map_err(BookError)?;
+        for line in lines.iter().filter(|o| o.from_start()) {
             let mut pos = Position::startpos();
-            for text in line.split_whitespace() {
-                let m = pos
-                    .parse_move(text)
-                    .map_err(|e| BookError(format!("line {}: {e}", n + 1)))?;
+            for &m in &line.moves {
                 let moves = book.entries.entry(pos.key()).or_default();
                 match moves.iter_mut().find(|(bm, _)| *bm == m) {
                     Some((_, count)) => *count += 1,
@@ -166,6 +158,9 @@ mod tests {
     fn bad_lines_are_reported() {
         let err = Book::from_lines("h2e2\nh2e2 h2e3").unwrap_err();
         assert!(err.0.contains("line 2"), "{err}");
+        // Lines from a FEN are valid openings but no book lines.
+        let book = Book::from_lines("3k5/9/9/9/9/9/9/9/2R6/4K4 w moves c1c2\nh2e2").unwrap();
+        assert_eq!(book.len(), 1);
         assert!(Book::load("/nonexistent/book.txt").is_err());
     }
 }

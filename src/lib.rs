@@ -14,6 +14,7 @@ pub mod match_runner;
 pub mod movegen;
 pub mod movepick;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod position;
 pub mod position_line;

@@ -20,8 +20,8 @@
 
 use crate::engine::Engine;
 use crate::eval::{default_tables, evaluate_with, Params, Tables};
-use crate::match_runner::openings::{self, Opening};
 use crate::movegen::{legal_captures, legal_moves};
+use crate::openings::{self, Opening};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{adjudicate, Outcome, RuleSet};
