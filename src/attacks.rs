@@ -532,32 +532,24 @@ mod tests {
     use super::reference;
     use super::*;
 
-    /// Small deterministic PRNG for test occupancies.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        /// Occupancy with roughly `density`/8 of the points filled.
-        fn occupancy(&mut self, density: u32) -> Bitboard {
-            let mut b = Bitboard::EMPTY;
-            for sq in Square::all() {
-                if (self.next() % 8) < density as u64 {
-                    b |= Bitboard::from_square(sq);
-                }
+    use crate::rng::Rng;
+
+    /// A random occupancy with roughly `density`/8 of the points filled.
+    fn occupancy(rng: &mut Rng, density: u32) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for sq in Square::all() {
+            if (rng.next_u64() % 8) < density as u64 {
+                b |= Bitboard::from_square(sq);
             }
-            b
         }
+        b
     }
 
     #[test]
     fn sliders_match_reference() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(1);
         for i in 0..4000 {
-            let occ = rng.occupancy(1 + i % 7);
+            let occ = occupancy(&mut rng, 1 + i % 7);
             for sq in Square::all() {
                 assert_eq!(
                     rook_attacks(sq, occ),
@@ -579,9 +571,9 @@ mod tests {
 
     #[test]
     fn leapers_match_reference() {
-        let mut rng = Rng(12345);
+        let mut rng = Rng::new(12345);
         for i in 0..2000 {
-            let occ = rng.occupancy(1 + i % 7);
+            let occ = occupancy(&mut rng, 1 + i % 7);
             for sq in Square::all() {
                 assert_eq!(
                     horse_attacks(sq, occ),

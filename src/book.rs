@@ -2,19 +2,17 @@
 //! how often. Lookup also tries the left-right mirror of the position (a mirrored line is as
 //! good as the original), and picks among the stored moves at random, weighted by count.
 //!
-//! The book is built when it is loaded, from a text file of move lines from the start position
-//! (the format of `book/openings.txt`: one line of protocol moves each, `#` comments). A line
-//! that is not such a line (a FEN line, a bad move, text that is no move at all) is skipped
-//! whole and counted, so that whoever loads a file can tell a book from a wrong file. The
-//! built-in book is `book/openings.txt`, compiled in.
+//! The book is built when it is loaded, from opening lines (the format of `book/openings.txt`,
+//! read by `openings`) that start from the start position. A line that is not such a line (a
+//! FEN line, a bad move, text that is no move at all) is skipped whole and counted, so that
+//! whoever loads a file can tell a book from a wrong file. The built-in book is
+//! `book/openings.txt`, compiled in.
 
 use crate::movegen::legal_moves;
+use crate::openings::{self, DEFAULT_OPENINGS};
 use crate::position::Position;
 use crate::types::{Move, Square};
 use std::collections::HashMap;
-
-/// The opening lines the engine ships with.
-pub const DEFAULT_LINES: &str = include_str!("../book/openings.txt");
 
 /// Moves by position key, with how many lines play each.
 #[derive(Clone, Debug, Default)]
@@ -50,7 +48,7 @@ impl std::error::Error for BookError {}
 impl Book {
     /// The built-in book.
     pub fn built_in() -> Book {
-        Book::from_lines(DEFAULT_LINES).expect("the built-in book is valid")
+        Book::from_lines(DEFAULT_OPENINGS).expect("the built-in book is valid")
     }
 
     /// Build from move lines (see the module doc), refusing any line that cannot be used: for
@@ -96,21 +94,12 @@ impl Book {
 
     /// The moves of one line from the start position, or why the line cannot be used.
     fn line_moves(line: &str) -> Result<Vec<Move>, String> {
-        if line.contains('/') {
-            let fen = line.split(" moves ").next().unwrap_or(line);
-            return Err(match Position::from_fen(fen) {
-                Ok(_) => "a FEN line (the book holds lines from the start position)".into(),
-                Err(_) => "not a line of moves".into(),
-            });
+        match openings::parse_line(line) {
+            Ok(Some(o)) if o.from_start() => Ok(o.moves),
+            Ok(Some(_)) => Err("a FEN line (the book holds lines from the start position)".into()),
+            Ok(None) => Err("not a line of moves".into()),
+            Err(e) => Err(e),
         }
-        let mut pos = Position::startpos();
-        let mut moves = Vec::new();
-        for text in line.split_whitespace() {
-            let m = pos.parse_move(text).map_err(|e| e.to_string())?;
-            pos.make_move(m);
-            moves.push(m);
-        }
-        Ok(moves)
     }
 
     /// Count every position of a line of moves from the start position.

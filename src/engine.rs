@@ -7,7 +7,9 @@ use crate::book::Book;
 use crate::eval::{default_tables, Tables};
 use crate::history::History;
 use crate::movegen::legal_moves;
-use crate::position::{FenError, MoveError, Position};
+use crate::position::{MoveError, Position};
+use crate::position_line::PositionError;
+use crate::rng::Rng;
 use crate::rules::RuleSet;
 use crate::search::{SearchFeatures, SearchInfo, SearchResult};
 pub use crate::strength::StrengthRequest;
@@ -16,7 +18,6 @@ use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtEntry};
 use crate::types::Move;
 use parking_lot::Mutex;
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -38,26 +39,6 @@ pub enum SearchEvent {
 
 /// Receives search events; called from the search's controller thread.
 pub type Listener = Arc<dyn Fn(SearchEvent) + Send + Sync>;
-
-/// Why a position or move list was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// Bad FEN.
-    Fen(FenError),
-    /// A move of the list that cannot be played (1-based index).
-    Move(usize, MoveError),
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::Fen(e) => write!(f, "bad FEN: {e}"),
-            PositionError::Move(i, e) => write!(f, "move {i}: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// Tunable engine settings.
 #[derive(Clone, Debug)]
@@ -174,17 +155,7 @@ impl Engine {
         fen: Option<&str>,
         moves: &[S],
     ) -> Result<(), PositionError> {
-        let mut pos = match fen {
-            None => Position::startpos(),
-            Some(f) => Position::from_fen(f).map_err(PositionError::Fen)?,
-        };
-        for (i, text) in moves.iter().enumerate() {
-            let m = pos
-                .parse_move(text.as_ref())
-                .map_err(|e| PositionError::Move(i + 1, e))?;
-            pos.make_move(m);
-        }
-        self.pos = pos;
+        self.pos = crate::position_line::play(fen, moves)?;
         self.banned.clear();
         Ok(())
     }
@@ -263,7 +234,7 @@ impl Engine {
             || limits.nodes.is_some()
             || limits.mate.is_some();
         if self.options.use_book && !analysing {
-            let random = crate::strength::clock_random(self.pos.key());
+            let random = Rng::from_clock(self.pos.key()).unit();
             if let Some(m) = self.book.choose(&self.pos, random) {
                 if roots.contains(&m) {
                     return MoveSource::Book(m);
@@ -464,7 +435,7 @@ impl Job {
             rules: self.options.rules,
             eval,
         });
-        let random = crate::strength::clock_random(self.pos.key());
+        let random = Rng::from_clock(self.pos.key()).unit();
         strength.weaken(result, &lines.into_inner(), random)
     }
 

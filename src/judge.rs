@@ -1,7 +1,8 @@
 //! `chuhan judge`: adjudicate games for a tournament director.
 //!
 //! Input, one game a line: `<FEN> [moves m1 m2 …]`, where the FEN may be `startpos` (a leading
-//! `fen ` or `position ` is ignored, so UCCI `position` lines work too). Blank lines and lines
+//! `fen ` or `position ` is ignored, so UCCI `position` lines work too) and the moves may be
+//! written in coordinates (`h2e2`), ICCS (`H2-E2`) or WXF (`C2.5`), see `crate::notation`. Blank lines and lines
 //! starting with `#` are skipped. Output, one line per game: `<verdict>: <reason>`, the verdict
 //! being `red-wins`, `black-wins`, `draw` or `ongoing`, e.g.
 //! `black-wins: perpetual check by red`, `draw: 60-move limit`, `red-wins: stalemate`.
@@ -10,10 +11,12 @@
 //! nobody claimed); repetition is ruled when the final position has occurred three times.
 //! An illegal move loses for the side that played it (seed 4.1.2 "走棋后形成帅（将）直接对面" and
 //! 4.1.6 "走棋违反行棋规定"): `red-wins: illegal move e9d9 at ply 4 (black)`. Input that is no game
-//! at all (a malformed FEN, a move that is not of the form `h2e2`, bytes that are not UTF-8)
+//! at all (a malformed FEN, a move written in no known notation, bytes that are not UTF-8)
 //! prints `error: …`. Nothing panics; the next line is judged as usual.
 
-use crate::position::{MoveError, Position};
+use crate::notation;
+use crate::position::MoveError;
+use crate::position_line::{self, PositionError, PositionSpec};
 use crate::rules::cycle::explain_cycle;
 use crate::rules::{adjudicate, color_name, earlier_occurrence, Outcome, RuleSet};
 use std::io::{self, BufRead, Write};
@@ -30,44 +33,32 @@ pub fn judge_line_with(line: &str, rules: RuleSet, explain: bool) -> Option<Stri
     if line.is_empty() || line.starts_with('#') {
         return None;
     }
-    let mut tokens: Vec<&str> = line.split_whitespace().collect();
-    if matches!(tokens.first(), Some(&"position")) {
-        tokens.remove(0);
-    }
-    if matches!(tokens.first(), Some(&"fen")) {
-        tokens.remove(0);
-    }
-    let split = tokens
-        .iter()
-        .position(|&t| t == "moves")
-        .unwrap_or(tokens.len());
-    let (fen_tokens, moves) = tokens.split_at(split);
-    let moves = moves.get(1..).unwrap_or(&[]);
-    let fen = fen_tokens.join(" ");
-    let mut pos = if fen == "startpos" {
-        Position::startpos()
-    } else {
-        match Position::from_fen(&fen) {
-            Ok(p) => p,
-            Err(e) => return Some(format!("error: bad FEN '{fen}': {e}")),
+    let spec = match PositionSpec::parse(line) {
+        Ok(spec) => spec,
+        Err(e) => return Some(format!("error: {e}")),
+    };
+    let mut pos = match position_line::root(spec.fen.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
+            let fen = spec.fen.unwrap_or_default();
+            return Some(format!("error: bad FEN '{fen}': {e}"));
         }
     };
-    for (i, text) in moves.iter().enumerate() {
-        let ply = i + 1;
-        match pos.parse_move(text) {
-            Ok(m) => pos.make_move(m),
-            Err(MoveError::Syntax(_)) => {
-                return Some(format!("error: cannot parse move '{text}' at ply {ply}"));
-            }
-            Err(MoveError::Illegal(_)) => {
-                let mover = pos.side_to_move();
-                return Some(format!(
-                    "{}: illegal move {text} at ply {ply} ({})",
-                    Outcome::loss_for(mover),
-                    color_name(mover)
-                ));
-            }
+    match position_line::play_moves(&mut pos, &spec.moves, notation::parse_move) {
+        Ok(()) => {}
+        Err(PositionError::Move(ply, MoveError::Syntax(text))) => {
+            return Some(format!("error: cannot parse move '{text}' at ply {ply}"));
         }
+        Err(PositionError::Move(ply, MoveError::Illegal(text))) => {
+            // `pos` stands before the illegal move: its side to move played it.
+            let mover = pos.side_to_move();
+            return Some(format!(
+                "{}: illegal move {text} at ply {ply} ({})",
+                Outcome::loss_for(mover),
+                color_name(mover)
+            ));
+        }
+        Err(e @ PositionError::Fen(_)) => return Some(format!("error: {e}")),
     }
     let mut out = match adjudicate(&pos, rules) {
         Some(r) => format!("{}: {}", r.outcome, r.reason),
@@ -114,6 +105,27 @@ pub fn run<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_may_be_written_in_iccs_or_wxf() {
+        let judge = |l: &str| judge_line(l, RuleSet::default()).unwrap();
+        let mate = "3k5/9/9/9/9/9/9/9/2R6/4K4 w moves";
+        assert_eq!(judge(&format!("{mate} c1d1")), "red-wins: checkmate");
+        assert_eq!(judge(&format!("{mate} C1-D1")), "red-wins: checkmate");
+        assert_eq!(judge(&format!("{mate} R7.6")), "red-wins: checkmate");
+        assert_eq!(
+            judge(&format!("{mate} R7+9")),
+            "black-wins: illegal move R7+9 at ply 1 (red)"
+        );
+        assert_eq!(
+            judge("startpos moves C2=5 H8+7 H2+3"),
+            "ongoing: no game-ending rule applies"
+        );
+        assert_eq!(
+            judge("startpos moves C2.5 炮8平5"),
+            "error: cannot parse move '炮8平5' at ply 2"
+        );
+    }
 
     #[test]
     fn a_line_that_is_not_utf8_is_an_error_and_the_rest_is_judged() {

@@ -151,18 +151,6 @@ impl StrengthRequest {
     }
 }
 
-/// A random number in [0, 1) from the clock and a salt (no crate needed for so little).
-pub fn clock_random(salt: u64) -> f64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut z = nanos ^ salt.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,7 +281,5 @@ mod tests {
         let mate = [(mv(1), MATE - 3), (mv(2), 40)];
         assert_eq!(weak.choose(&mate, 0.99), Some(mv(1)));
         assert_eq!(weak.choose(&[], 0.5), None);
-        let r = clock_random(7);
-        assert!((0.0..1.0).contains(&r));
     }
 }

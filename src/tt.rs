@@ -262,6 +262,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{splitmix64, Rng};
     use crate::types::{Square, MATE};
 
     #[test]
@@ -299,7 +300,7 @@ mod tests {
                     for i in 0..200_000u64 {
                         // Each key stores a score derived from the key: a torn read shows up as
                         // a mismatch.
-                        let key = (i % 64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ t;
+                        let key = splitmix64(i % 64).1 ^ t;
                         let score = (key % 1000) as Value;
                         tt.store(
                             key,
@@ -324,21 +325,14 @@ mod tests {
     fn hashfull_counts_current_generation() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
-        for k in 1..200_000u64 {
-            tt.store(
-                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                0,
-                Move::NONE,
-                0,
-                0,
-                1,
-                Bound::Exact,
-            );
+        let mut keys = Rng::new(1);
+        for _ in 1..200_000u64 {
+            tt.store(keys.next_u64(), 0, Move::NONE, 0, 0, 1, Bound::Exact);
         }
         assert!(tt.hashfull() > 500);
         tt.new_search();
         assert_eq!(tt.hashfull(), 0);
         tt.clear();
-        assert!(tt.probe(0x9e37_79b9_7f4a_7c15, 0).is_none());
+        assert!(tt.probe(Rng::new(1).next_u64(), 0).is_none());
     }
 }

@@ -20,9 +20,10 @@
 
 use crate::engine::Engine;
 use crate::eval::{default_tables, evaluate_with, Params, Tables};
-use crate::match_runner::openings::{self, Opening};
 use crate::movegen::{legal_captures, legal_moves};
+use crate::openings::{self, Opening};
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{adjudicate, Outcome, RuleSet};
 use crate::time::Limits;
 use crate::types::{Color, Value};
@@ -42,23 +43,6 @@ pub fn with_values(p: &Params, v: &[i32]) -> Params {
     let mut v = v.iter();
     out.for_each(|_, x| *x = *v.next().expect("one value per number"));
     out
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Deepest capture sequence the quietness test follows.
@@ -170,7 +154,7 @@ pub fn generate_games(
     let tables = default_tables();
     let mut stats = GenStats::default();
     for game in 0..cfg.games {
-        let mut rng = Rng(cfg.seed.wrapping_mul(0x1000_0000_01B3) ^ game as u64);
+        let mut rng = Rng::new(cfg.seed.wrapping_mul(0x1000_0000_01B3) ^ game as u64);
         let opening = &book[rng.below(book.len())];
         let (fens, result) = play_game(&mut engine, opening, cfg, &mut rng, tables)?;
         for fen in &fens {

@@ -1,14 +1,8 @@
-//! Zobrist keys, generated at compile time by a const SplitMix64: the same on every run and build.
+//! Zobrist keys, generated at compile time by the crate's SplitMix64 (`rng::splitmix64`, a
+//! `const fn`): the same on every run and build.
 
+use crate::rng::splitmix64;
 use crate::types::{Color, Piece, Square, SQUARE_NB};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
 
 struct Keys {
     pieces: [[u64; SQUARE_NB]; Piece::NB],
@@ -22,14 +16,14 @@ static KEYS: Keys = {
     while p < Piece::NB {
         let mut sq = 0;
         while sq < SQUARE_NB {
-            let (s, k) = splitmix(state);
+            let (s, k) = splitmix64(state);
             state = s;
             pieces[p][sq] = k;
             sq += 1;
         }
         p += 1;
     }
-    let (_, side) = splitmix(state);
+    let (_, side) = splitmix64(state);
     Keys { pieces, side }
 };
 

@@ -7,9 +7,10 @@ use chuhan::match_runner::engine_process::{
     self, live_count, EngineFault, EngineProcess, EngineSpec, Protocol,
 };
 use chuhan::match_runner::game::{play_game, Adjudication, GameRecord, GameSettings};
-use chuhan::match_runner::openings::{parse_line, Opening};
-use chuhan::match_runner::pgn::{read_pgn, write_game, Notation};
+use chuhan::match_runner::pgn::{read_pgn, write_game};
 use chuhan::match_runner::referee::{GameResult, RuleChoice, Termination};
+use chuhan::notation::Notation;
+use chuhan::openings::{parse_line, Opening};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

@@ -23,6 +23,7 @@
 
 use chuhan::movegen::legal_moves;
 use chuhan::position::Position;
+use chuhan::position_line::PositionSpec;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -107,28 +108,9 @@ fn parse_args() -> Script {
 }
 
 /// `position …` (or `fen …`/`startpos …`) → the position and the number of moves in it.
-fn set_position(words: &[&str]) -> Option<(Position, usize)> {
-    let words = if words.first() == Some(&"position") {
-        &words[1..]
-    } else {
-        words
-    };
-    let moves_at = words.iter().position(|w| *w == "moves");
-    let head = &words[..moves_at.unwrap_or(words.len())];
-    let mut pos = match head.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => Position::from_fen(&head[1..].join(" ")).ok()?,
-        _ => return None,
-    };
-    let mut n = 0;
-    if let Some(i) = moves_at {
-        for m in &words[i + 1..] {
-            let mv = pos.parse_move(m).ok()?;
-            pos.make_move(mv);
-            n += 1;
-        }
-    }
-    Some((pos, n))
+fn set_position(line: &str) -> Option<(Position, usize)> {
+    let spec = PositionSpec::parse(line).ok()?;
+    Some((spec.play().ok()?, spec.moves.len()))
 }
 
 /// Write `chunk` over and over, 64 KB at a time (as `yes` does), until the reader goes away
@@ -172,7 +154,7 @@ fn main() {
                 }
                 return;
             }
-            Some("position") | Some("fen") | Some("startpos") => current = set_position(&words),
+            Some("position") | Some("fen") | Some("startpos") => current = set_position(&line),
             Some("go") => {
                 let Some((pos, ply)) = current.as_ref() else {
                     say(&mut out, "info string no position");

@@ -4,10 +4,10 @@
 use super::clock::TimeControl;
 use super::engine_process::{EngineSpec, Protocol};
 use super::game::{Adjudication, GameSettings, DEFAULT_UNTIMED_TIMEOUT};
-use super::pgn::Notation;
 use super::referee::RuleChoice;
 use super::stats::{EloModel, Sprt};
 use super::MatchConfig;
+use crate::notation::Notation;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 
 use super::clock::{Clock, TimeControl};
 use super::engine_process::{EngineFault, EngineProcess, Score};
-use super::openings::Opening;
 use super::referee::{self, GameResult, RuleChoice, Termination, Verdict};
+use crate::openings::Opening;
 use crate::position::{Position, START_FEN};
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,9 +3,9 @@
 //! colours swapped, N games at once, Elo and SPRT statistics, and PGN output.
 //!
 //! Files: `cli` (arguments), `engine_process` (spawn, protocol client, timeouts, reaping),
-//! `clock` (time controls), `openings`, `game` (one game loop), `referee` (move checks and
-//! rulings, by `crate::rules`), `stats` (Elo, error bars, SPRT),
-//! `pgn` (writer and reader).
+//! `clock` (time controls), `game` (one game loop), `referee` (move checks and rulings, by
+//! `crate::rules`), `stats` (Elo, error bars, SPRT), `pgn` (writer and reader). Openings come
+//! from `crate::openings`, notation from `crate::notation`.
 //!
 //! Data flow: the main thread hands out game numbers; each worker thread owns its engine
 //! processes (started once, reused while healthy), plays the game and sends the record back;
@@ -19,16 +19,16 @@ pub mod cli;
 pub mod clock;
 pub mod engine_process;
 pub mod game;
-pub mod openings;
 pub mod pgn;
 pub mod referee;
 pub mod stats;
 
+use crate::notation::Notation;
+use crate::openings::{self, Opening};
+use crate::rng::Rng;
 use engine_process::{EngineFault, EngineProcess, EngineSpec};
 use game::{GameRecord, GameSettings};
-use openings::Opening;
 use parking_lot::Mutex;
-use pgn::Notation;
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -212,7 +212,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     }
     let mut book: Vec<Opening> = openings::load(cfg.openings.as_deref())?;
     if let Some(seed) = cfg.shuffle {
-        openings::shuffle(&mut book, seed);
+        Rng::new(seed).shuffle(&mut book);
     }
     let n = cfg.engines.len();
     let pairings: Vec<(usize, usize)> = (0..n)

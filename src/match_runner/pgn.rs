@@ -1,128 +1,14 @@
 //! PGN for xiangqi: a writer with the tags xiangqi tools read (`Game "Chinese Chess"`,
 //! `Variant "xiangqi"`, `Red`/`Black`, `Result`, `FEN` when not the start, `TimeControl`,
 //! `Termination`, `Format`), moves in ICCS (`H2-E2`, the XQ-PGN default) or WXF (`C2.5`), and a
-//! small reader that replays either back into moves (used to check the round trip).
-//!
-//! WXF notation: piece letter K A E H R C P; the file counted 1-9 from the mover's right (Red:
-//! file i = 1 … a = 9; Black: a = 1 … i = 9); `+` forward, `-` backward, `.` sideways; then the
-//! destination file (sideways moves and the diagonal movers A, E, H) or the number of ranks
-//! (K, R, C, P moving straight). Two like pieces on one file: `+`/`-` (front/rear) replace the
-//! file digit (`R+.3`, `C--1`); pawns follow the WXF tandem-pawn rules (`P+`, `P3`, `P-`,
-//! `++`, `--`, and a leading file digit when two files hold tandem pawns: `3+.4`).
+//! small reader that replays either back into moves (used to check the round trip). The
+//! notations themselves live in `crate::notation`.
 
 use super::engine_process::Score;
 use super::game::GameRecord;
-use crate::movegen::legal_moves;
+use crate::notation::{self, Notation};
 use crate::position::{Position, START_FEN};
-use crate::types::{Color, Move, PieceKind, Square};
-
-/// How moves are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notation {
-    /// ICCS coordinates, `H2-E2`.
-    Iccs,
-    /// WXF, `C2.5`.
-    Wxf,
-}
-
-impl std::str::FromStr for Notation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "iccs" => Ok(Notation::Iccs),
-            "wxf" => Ok(Notation::Wxf),
-            _ => Err(format!("unknown notation '{s}' (iccs or wxf)")),
-        }
-    }
-}
-
-/// ICCS form of a move: `H2-E2`.
-pub fn iccs(m: Move) -> String {
-    let s = m.to_string().to_ascii_uppercase();
-    format!("{}-{}", &s[..2], &s[2..])
-}
-
-fn wxf_file(color: Color, sq: Square) -> usize {
-    match color {
-        Color::Red => 9 - sq.file(),
-        Color::Black => sq.file() + 1,
-    }
-}
-
-/// How far forward `sq` is for `color` (larger = more advanced).
-fn advance(color: Color, sq: Square) -> usize {
-    match color {
-        Color::Red => sq.rank(),
-        Color::Black => 9 - sq.rank(),
-    }
-}
-
-/// WXF form of the legal move `m` in `pos`.
-pub fn wxf(pos: &Position, m: Move) -> String {
-    let (from, to) = (m.from(), m.to());
-    let piece = pos.piece_on(from).expect("a move starts on a piece");
-    let (us, kind) = (piece.color(), piece.kind());
-    let letter = match kind {
-        PieceKind::King => 'K',
-        PieceKind::Advisor => 'A',
-        PieceKind::Elephant => 'E',
-        PieceKind::Horse => 'H',
-        PieceKind::Rook => 'R',
-        PieceKind::Cannon => 'C',
-        PieceKind::Pawn => 'P',
-    };
-    let file_digit = wxf_file(us, from).to_string();
-    let same_file = |f: usize| -> Vec<Square> {
-        let mut v: Vec<Square> = pos
-            .pieces(us, kind)
-            .into_iter()
-            .filter(|s| s.file() == f)
-            .collect();
-        v.sort_by_key(|&s| std::cmp::Reverse(advance(us, s)));
-        v
-    };
-    let column = same_file(from.file());
-    let k = column.iter().position(|&s| s == from).unwrap_or(0);
-    let n = column.len();
-    let prefix = if n == 1 {
-        format!("{letter}{file_digit}")
-    } else if kind != PieceKind::Pawn {
-        format!("{letter}{}", if k == 0 { '+' } else { '-' })
-    } else {
-        let tandem_files = (0..9).filter(|&f| same_file(f).len() >= 2).count();
-        if tandem_files >= 2 {
-            let mark = if k == 0 {
-                "+".to_string()
-            } else if k == n - 1 {
-                "-".to_string()
-            } else {
-                file_digit.clone()
-            };
-            format!("{file_digit}{mark}")
-        } else {
-            match (n, k) {
-                (_, 0) if n >= 4 => "++".to_string(),
-                (_, 0) => "P+".to_string(),
-                (_, k) if k == n - 1 && n >= 4 => "--".to_string(),
-                (_, k) if k == n - 1 => "P-".to_string(),
-                (4, 1) | (5, 1) => "P+".to_string(),
-                (4, 2) | (5, 3) => "P-".to_string(),
-                _ => format!("P{file_digit}"),
-            }
-        }
-    };
-    let (action, number) = if from.rank() == to.rank() {
-        ('.', wxf_file(us, to))
-    } else {
-        let forward = advance(us, to) > advance(us, from);
-        let number = match kind {
-            PieceKind::Advisor | PieceKind::Elephant | PieceKind::Horse => wxf_file(us, to),
-            _ => from.rank().abs_diff(to.rank()),
-        };
-        (if forward { '+' } else { '-' }, number)
-    };
-    format!("{prefix}{action}{number}")
-}
+use crate::types::{Color, Move};
 
 /// Today as `YYYY.MM.DD` (UTC), from the system clock.
 pub fn today() -> String {
@@ -211,10 +97,7 @@ pub fn write_game(
         } else if i == 0 {
             tokens.push(format!("{}...", pos.fullmove()));
         }
-        tokens.push(match notation {
-            Notation::Iccs => iccs(m),
-            Notation::Wxf => wxf(&pos, m),
-        });
+        tokens.push(notation.write(&pos, m));
         tokens.push(comment);
         pos.make_move(m);
     }
@@ -332,18 +215,6 @@ fn movetext_tokens(text: &str) -> Vec<String> {
     tokens
 }
 
-/// Find the legal move written as `token` (ICCS `H2-E2`, coordinates `h2e2`, or WXF).
-pub fn parse_move_token(pos: &Position, token: &str) -> Option<Move> {
-    let t = token.trim_end_matches(['!', '?', '#']);
-    let coord = t.replace('-', "").to_ascii_lowercase();
-    let wxf_text = t.replace('=', ".");
-    legal_moves(pos)
-        .as_slice()
-        .iter()
-        .copied()
-        .find(|&m| (coord.len() == 4 && m.to_string() == coord) || wxf(pos, m) == wxf_text)
-}
-
 /// Read every game in a PGN text; moves are replayed and must be legal.
 pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     let mut games = Vec::new();
@@ -400,8 +271,8 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
             } else {
                 token.as_str()
             };
-            let m = parse_move_token(&pos, body)
-                .ok_or_else(|| format!("illegal or unknown move '{body}' in {}", pos.to_fen()))?;
+            let m = notation::parse_move(&pos, body)
+                .map_err(|_| format!("illegal or unknown move '{body}' in {}", pos.to_fen()))?;
             pos.make_move(m);
             moves.push(m);
         }
@@ -433,70 +304,6 @@ mod tests {
             score_comment(Some(Score::Mate(i32::MIN)), None, 0),
             "{-M2147483648 0.000s}"
         );
-    }
-
-    fn mv(pos: &Position, s: &str) -> Move {
-        pos.parse_move(s).unwrap()
-    }
-
-    #[test]
-    fn wxf_of_common_moves() {
-        let mut pos = Position::startpos();
-        let cases = [
-            ("h2e2", "C2.5"),
-            ("h9g7", "H8+7"),
-            ("h0g2", "H2+3"),
-            ("i9h9", "R9.8"),
-            ("i0h0", "R1.2"),
-            ("b9c7", "H2+3"),
-            ("c3c4", "P7+1"),
-            ("g6g5", "P7+1"),
-            ("h0h6", "R2+6"),
-            ("h7i7", "C8.9"),
-        ];
-        for (coord, want) in cases {
-            let m = mv(&pos, coord);
-            assert_eq!(wxf(&pos, m), want, "{coord}");
-            pos.make_move(m);
-        }
-        // Elephant and advisor, and a backward move.
-        let pos = Position::startpos();
-        assert_eq!(wxf(&pos, mv(&pos, "g0e2")), "E3+5");
-        assert_eq!(wxf(&pos, mv(&pos, "f0e1")), "A4+5");
-        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w").unwrap();
-        assert_eq!(wxf(&pos, mv(&pos, "a1a0")), "R9-1");
-    }
-
-    #[test]
-    fn wxf_tandem_pieces() {
-        // Two red rooks on file e (Red's 5th): front = higher rank.
-        let pos = Position::from_fen("5k3/9/9/9/4R4/9/9/4R4/9/3K5 w").unwrap();
-        assert_eq!(wxf(&pos, mv(&pos, "e5c5")), "R+.7");
-        assert_eq!(wxf(&pos, mv(&pos, "e2e1")), "R--1");
-        // Black cannons on file c (Black's 3rd): front = lower rank.
-        let pos = Position::from_fen("4k4/9/2c6/9/2c6/9/9/9/9/3K5 b").unwrap();
-        assert_eq!(wxf(&pos, mv(&pos, "c5c4")), "C++1");
-        assert_eq!(wxf(&pos, mv(&pos, "c7d7")), "C-.4");
-        // Three red pawns on file c (Red's 7th) stepping to file d (Red's 6th).
-        let pos = Position::from_fen("3k5/9/2P6/2P6/2P6/9/9/9/9/4K4 w").unwrap();
-        assert_eq!(wxf(&pos, mv(&pos, "c7d7")), "P+.6");
-        assert_eq!(wxf(&pos, mv(&pos, "c6d6")), "P7.6");
-        assert_eq!(wxf(&pos, mv(&pos, "c5d5")), "P-.6");
-        // Tandem pawns on two files: a leading file digit.
-        let pos = Position::from_fen("3k5/9/2P3P2/2P3P2/9/9/9/9/9/4K4 w").unwrap();
-        assert_eq!(wxf(&pos, mv(&pos, "c7d7")), "7+.6");
-        assert_eq!(wxf(&pos, mv(&pos, "g6f6")), "3-.4");
-    }
-
-    #[test]
-    fn move_tokens_in_any_notation() {
-        let pos = Position::startpos();
-        let h2e2 = mv(&pos, "h2e2");
-        assert_eq!(iccs(h2e2), "H2-E2");
-        for t in ["H2-E2", "h2e2", "h2-e2", "C2.5", "C2=5"] {
-            assert_eq!(parse_move_token(&pos, t), Some(h2e2), "{t}");
-        }
-        assert_eq!(parse_move_token(&pos, "H2-H8"), None);
     }
 
     #[test]

@@ -13,14 +13,8 @@ use super::output::echo;
 use std::fmt;
 use std::str::FromStr;
 
-/// A position as a command names it: a FEN (None = the start position) and moves from there.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PositionSpec {
-    /// FEN fields joined by single spaces; None for `startpos`.
-    pub fen: Option<String>,
-    /// Moves to play from that position, as text (`h2e2`).
-    pub moves: Vec<String>,
-}
+pub use crate::position_line::PositionSpec;
+use crate::position_line::{opens_position, SpecError};
 
 /// Everything a `go` may say, in both dialects. Clock fields keep the GUI's units: UCI
 /// `wtime`/`btime`/`winc`/`binc`/`movetime` are milliseconds; UCCI `time`/`opptime`/
@@ -221,54 +215,28 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
-/// `startpos [moves …]`, `fen <fields…> [moves …]`, or a bare FEN (a word with `/`).
+/// `startpos [moves …]`, `fen <fields…> [moves …]`, or a bare FEN (a word with `/`), split by
+/// the one position-line parser.
 fn parse_position(command: &'static str, words: &[&str]) -> Result<PositionSpec, CommandError> {
-    let Some((&first, rest)) = words.split_first() else {
-        return Err(CommandError::Missing {
-            command,
-            what: "startpos or fen",
-        });
-    };
-    let split = |ws: &[&str]| -> (Vec<String>, Vec<String>) {
-        match ws.iter().position(|w| w.eq_ignore_ascii_case("moves")) {
-            Some(i) => (
-                ws[..i].iter().map(|s| s.to_string()).collect(),
-                ws[i + 1..].iter().map(|s| s.to_string()).collect(),
-            ),
-            None => (ws.iter().map(|s| s.to_string()).collect(), Vec::new()),
-        }
-    };
-    let lower = first.to_ascii_lowercase();
-    if lower == "startpos" {
-        let (extra, moves) = split(rest);
-        if let Some(w) = extra.first() {
+    // Any other first word is no position at all, rather than a FEN to reject later.
+    if let Some(first) = words.first() {
+        if !opens_position(first) {
             return Err(CommandError::Bad {
                 command,
-                text: w.clone(),
+                text: first.to_string(),
             });
         }
-        return Ok(PositionSpec { fen: None, moves });
     }
-    let fen_words = if lower == "fen" {
-        rest
-    } else if first.contains('/') {
-        words
-    } else {
-        return Err(CommandError::Bad {
+    PositionSpec::from_words(words).map_err(|e| match e {
+        SpecError::Empty => CommandError::Missing {
             command,
-            text: first.to_string(),
-        });
-    };
-    let (fen, moves) = split(fen_words);
-    if fen.is_empty() {
-        return Err(CommandError::Missing {
+            what: "startpos or fen",
+        },
+        SpecError::MissingFen => CommandError::Missing {
             command,
             what: "the FEN",
-        });
-    }
-    Ok(PositionSpec {
-        fen: Some(fen.join(" ")),
-        moves,
+        },
+        SpecError::Unexpected(text) => CommandError::Bad { command, text },
     })
 }
 

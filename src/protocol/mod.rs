@@ -24,7 +24,7 @@ pub use command::{Command, CommandError, GoParams, PositionSpec};
 pub use output::Dialect;
 
 use crate::book::Book;
-use crate::engine::{Engine, Listener, PositionError, SearchEvent};
+use crate::engine::{Engine, Listener, SearchEvent};
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::rules::RuleSet;
@@ -506,7 +506,7 @@ impl Session {
     fn probe(&mut self, spec: Option<PositionSpec>) {
         let pos = match spec {
             None => self.engine().position().clone(),
-            Some(s) => match build_position(&s) {
+            Some(s) => match s.play() {
                 Ok(p) => p,
                 Err(e) => {
                     self.info_string(&format!("probe: {e}"));
@@ -574,21 +574,6 @@ fn physical_memory_mb() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
-}
-
-/// The position a spec names, without touching the engine's.
-fn build_position(spec: &PositionSpec) -> Result<Position, PositionError> {
-    let mut pos = match &spec.fen {
-        None => Position::startpos(),
-        Some(f) => Position::from_fen(f).map_err(PositionError::Fen)?,
-    };
-    for (i, text) in spec.moves.iter().enumerate() {
-        let m = pos
-            .parse_move(text)
-            .map_err(|e| PositionError::Move(i + 1, e))?;
-        pos.make_move(m);
-    }
-    Ok(pos)
 }
 
 /// Some legal reply after `best`, to carry UCCI's `draw`/`resign` when the PV is one move.
@@ -663,10 +648,11 @@ mod tests {
     #[test]
     fn clocks_follow_the_side_and_the_unit() {
         let red = Position::startpos();
-        let black = build_position(&PositionSpec {
+        let black = PositionSpec {
             fen: None,
             moves: vec!["h2e2".into()],
-        })
+        }
+        .play()
         .unwrap();
         let g = go("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5");
         let (l, _) = limits_for(&g, &red, true);

@@ -1,14 +1,20 @@
-//! Opening sets: one opening a line, either a move line from the start position
-//! (`h2e2 h9g7 h0g2`) or a FEN/EPD (`<board> <side> [- - [halfmove fullmove]] [moves …]`, EPD
-//! operations after the fields are ignored). `#` starts a comment; blank lines are skipped.
-//! Each opening is checked on load: the FEN must be valid and every move legal.
-//! The default set, `book/openings.txt`, is compiled in.
+//! Opening lines, the format of `book/openings.txt`: one opening a line, either a move line
+//! from the start position (`h2e2 h9g7 h0g2`) or a position line (`<FEN> [moves …]`, also with
+//! `startpos`/`fen`, see `position_line`) whose FEN may be an EPD (`<board> <side> [- -
+//! [halfmove fullmove]]`, EPD operations after the fields ignored). `#` starts a comment; blank
+//! lines are skipped. Each opening is checked on load: the FEN must be valid, every move legal,
+//! and the side to move must have a move left.
+//!
+//! The one reader of the format: the opening book (`book`) builds from it, the match runner and
+//! the tuner's self-play start games from it. The default set is compiled in.
 
+use crate::movegen::legal_moves;
 use crate::position::{Position, START_FEN};
+use crate::position_line::{self, PositionSpec};
 use crate::types::Move;
 
-/// The default opening set shipped with the crate.
-pub const DEFAULT_OPENINGS: &str = include_str!("../../book/openings.txt");
+/// The default opening set (and the built-in book), `book/openings.txt`.
+pub const DEFAULT_OPENINGS: &str = include_str!("../book/openings.txt");
 
 /// One opening: where the game starts and the moves already played from there.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,50 +49,46 @@ impl Opening {
     }
 }
 
-/// Parse one line (without comments). `Ok(None)` for a blank line.
+/// Parse one line. `Ok(None)` for a blank or comment line.
 pub fn parse_line(line: &str) -> Result<Option<Opening>, String> {
-    let line = line.split('#').next().unwrap_or("").trim();
-    if line.is_empty() {
-        return Ok(None);
-    }
+    let line = line.split('#').next().unwrap_or("");
     let line = line.split(';').next().unwrap_or("").trim(); // EPD operations end at ';'
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let (root, move_tokens): (Position, &[&str]) = if tokens[0].contains('/') {
-        let moves_at = tokens.iter().position(|t| *t == "moves");
-        let fen_tokens = &tokens[..moves_at.unwrap_or(tokens.len())];
-        // Try the longest prefix that parses: 6 fields, 4 (EPD), 2, 1.
-        let mut found = None;
-        for n in [6, 4, 2, 1] {
-            if fen_tokens.len() >= n {
-                if let Ok(p) = Position::from_fen(&fen_tokens[..n].join(" ")) {
-                    found = Some(p);
-                    break;
-                }
-            }
-        }
-        let pos = found.ok_or_else(|| format!("bad FEN in opening '{line}'"))?;
-        let rest: &[&str] = match moves_at {
-            Some(i) => &tokens[i + 1..],
-            None => &[],
-        };
-        (pos, rest)
-    } else {
-        (Position::startpos(), &tokens[..])
+    let Some(first) = line.split_whitespace().next() else {
+        return Ok(None);
     };
-    let fen = root.to_fen();
-    let mut pos = root;
-    let mut moves = Vec::new();
-    for t in move_tokens {
-        let m = pos
-            .parse_move(t)
-            .map_err(|e| format!("opening '{line}': {e}"))?;
-        pos.make_move(m);
-        moves.push(m);
-    }
-    if crate::movegen::legal_moves(&pos).is_empty() {
+    let spec = if !first.eq_ignore_ascii_case("position") && !position_line::opens_position(first) {
+        PositionSpec {
+            fen: None,
+            moves: line.split_whitespace().map(str::to_string).collect(),
+        }
+    } else {
+        let mut spec = PositionSpec::parse(line).map_err(|e| format!("opening '{line}': {e}"))?;
+        if let Some(fen) = &spec.fen {
+            let fen = epd_fen(fen).ok_or_else(|| format!("bad FEN in opening '{line}'"))?;
+            spec.fen = Some(fen);
+        }
+        spec
+    };
+    let mut pos = position_line::root(spec.fen.as_deref())
+        .map_err(|e| format!("bad FEN in opening '{line}': {e}"))?;
+    let fen = pos.to_fen();
+    position_line::play_moves(&mut pos, &spec.moves, Position::parse_move)
+        .map_err(|e| format!("opening '{line}': {e}"))?;
+    if legal_moves(&pos).is_empty() {
         return Err(format!("opening '{line}' leaves no legal move"));
     }
+    let moves = pos.history()[1..].iter().map(|st| st.mv).collect();
     Ok(Some(Opening { fen, moves }))
+}
+
+/// The longest leading fields of an EPD that make a valid FEN: 6 fields, 4 (EPD), 2, 1.
+fn epd_fen(epd: &str) -> Option<String> {
+    let fields: Vec<&str> = epd.split_whitespace().collect();
+    [6, 4, 2, 1]
+        .into_iter()
+        .filter(|&n| fields.len() >= n)
+        .map(|n| fields[..n].join(" "))
+        .find(|fen| Position::from_fen(fen).is_ok())
 }
 
 /// Parse a whole opening file; errors name the line.
@@ -112,22 +114,6 @@ pub fn load(path: Option<&std::path::Path>) -> Result<Vec<Opening>, String> {
         return Err("the opening set is empty".to_string());
     }
     Ok(list)
-}
-
-/// Shuffle in place with a small deterministic PRNG (SplitMix64), so a seed repeats a run.
-pub fn shuffle(list: &mut [Opening], seed: u64) {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    for i in (1..list.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        list.swap(i, j);
-    }
 }
 
 #[cfg(test)]
@@ -168,28 +154,19 @@ mod tests {
         let o = parse_line(&format!("{fen} b")).unwrap().unwrap();
         assert_eq!(o.position().side_to_move(), crate::types::Color::Black);
         assert_eq!(parse_line("   # nothing").unwrap(), None);
+        assert_eq!(parse_line("; id \"no position\"").unwrap(), None);
+        let o = parse_line("position startpos moves h2e2 h9g7")
+            .unwrap()
+            .unwrap();
+        assert_eq!((o.from_start(), o.moves.len()), (true, 2));
+        assert!(parse_line("startpos x").is_err());
+        assert!(parse_line("3k5/4R4/4R4/9/9/9/9/9/9/4K4 b")
+            .unwrap_err()
+            .contains("leaves no legal move"));
         assert!(parse_line("h2e2 h2e2").is_err());
         assert!(parse_line("rnbakabnr/9 w").is_err());
         assert!(parse_openings("h2e2\nbad")
             .unwrap_err()
             .starts_with("line 2"));
-    }
-
-    #[test]
-    fn shuffle_is_a_seeded_permutation() {
-        let mut a = load(None).unwrap();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        let mut sorted_a: Vec<String> = a.iter().map(|o| format!("{:?}", o.moves)).collect();
-        let mut orig: Vec<String> = load(None)
-            .unwrap()
-            .iter()
-            .map(|o| format!("{:?}", o.moves))
-            .collect();
-        sorted_a.sort();
-        orig.sort();
-        assert_eq!(sorted_a, orig);
     }
 }
