@@ -217,7 +217,7 @@ mod tests {
     fn unusable_lines_are_skipped_whole_and_counted() {
         let text = "\u{feff}h2e2 h9g7 # central cannon\n\n# comment\nh2e2 h2e3\n\
                     root:x:0:0:root:/root:/bin/bash\n\
-                    rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves h2e2\n\
+                    rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b moves h9g7\n\
                     \u{0}\u{1b}garbage\r\nc3c4\r\n";
         let parsed = Book::parse(text);
         assert_eq!((parsed.used, parsed.skipped), (2, 4));
