@@ -170,11 +170,6 @@ impl Engine {
         Ok(())
     }
 
-    /// Moves currently banned at the root.
-    pub fn banned_moves(&self) -> &[Move] {
-        &self.banned
-    }
-
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
         self.job.as_ref().is_some_and(|j| !j.is_finished())

@@ -63,12 +63,6 @@ impl MoveList {
         &self.moves[..self.len]
     }
 
-    /// The moves as a mutable slice (for ordering).
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-
     /// Keep only the moves for which `keep` is true.
     #[inline(always)]
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
