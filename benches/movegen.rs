@@ -1,10 +1,10 @@
 //! Move generation benches: perft 4 and 5 from the start position (asserting the node counts, so
 //! a speed-up cannot hide a correctness change) and legal move generation over the bench FENs.
 
-use chuhan::bench::BENCH_FENS;
-use chuhan::movegen::legal_moves;
-use chuhan::perft::perft;
-use chuhan::position::Position;
+use chuhan::board::movegen::legal_moves;
+use chuhan::board::perft::perft;
+use chuhan::board::position::Position;
+use chuhan::tools::bench::BENCH_FENS;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 

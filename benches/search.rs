@@ -1,9 +1,9 @@
 //! Search bench: fixed-depth searches over a few bench positions with one thread and a fresh
 //! hash, asserting the node count is the same every time (it changes only with the search).
 
-use chuhan::bench::BENCH_FENS;
 use chuhan::engine::Engine;
-use chuhan::time::Limits;
+use chuhan::search::time::Limits;
+use chuhan::tools::bench::BENCH_FENS;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 

@@ -1,8 +1,8 @@
 //! What the repetition rules cost the search: `bench` under the Chinese rules and under the
 //! `draw` rule set, interleaved, `runs` times each; prints both medians and their ratio.
 //! `cargo run --release --example rules_cost -- [depth] [runs]`
-use chuhan::bench::run_with_rules;
 use chuhan::rules::RuleSet;
+use chuhan::tools::bench::run_with_rules;
 
 fn main() {
     let args: Vec<u32> = std::env::args()

@@ -14,12 +14,12 @@
 //! because `chuhan match` plays engine processes through the protocol, which has no option to
 //! switch a search feature off or to load other evaluation parameters.
 
+use chuhan::board::position::Position;
 use chuhan::engine::Engine;
-use chuhan::eval::{Params, Tables};
-use chuhan::match_runner::stats::Tally;
-use chuhan::position::Position;
 use chuhan::rules::{self, Outcome, RuleSet};
-use chuhan::time::Limits;
+use chuhan::search::eval::{Params, Tables};
+use chuhan::search::time::Limits;
+use chuhan::tools::match_runner::stats::Tally;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -134,7 +134,7 @@ fn play(
                 Outcome::BlackWins => 0.0,
             });
         }
-        let engine = if pos.side_to_move() == chuhan::types::Color::Red {
+        let engine = if pos.side_to_move() == chuhan::board::types::Color::Red {
             &mut *red
         } else {
             &mut *black

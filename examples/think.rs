@@ -1,6 +1,6 @@
 //! Search one position and print the progress: `cargo run --release --example think -- [depth|ms] [FEN]`.
 use chuhan::engine::{Engine, SearchEvent};
-use chuhan::time::Limits;
+use chuhan::search::time::Limits;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -1,31 +1,18 @@
 //! Chuhan (楚汉): a xiangqi engine. The library holds everything; `src/main.rs` is a thin CLI.
+//!
+//! The layers, each using only those below it:
+//! - [`tools`]: bench, judge, match runner, tuner: they use the engine, never the reverse;
+//! - [`protocol`]: UCCI and UCI text to engine calls and back;
+//! - [`engine`]: the facade a front end drives (position, options, `go`, the opening book);
+//! - [`search`]: evaluation, move ordering, transposition table, workers, threads, time, strength;
+//! - [`rules`]: the repetition rulings (棋例), the 60-move limit, adjudication;
+//! - [`board`]: squares, bitboards, attack tables, Zobrist keys, positions, move generation.
 
 #![warn(missing_docs)]
 
-pub mod attacks;
-pub mod bench;
-pub mod bitboard;
-pub mod book;
+pub mod board;
 pub mod engine;
-pub mod eval;
-pub mod history;
-pub mod judge;
-pub mod match_runner;
-pub mod movegen;
-pub mod movepick;
-pub mod notation;
-pub mod openings;
-pub mod perft;
-pub mod position;
-pub mod position_line;
 pub mod protocol;
-pub mod rng;
 pub mod rules;
 pub mod search;
-pub mod strength;
-pub mod thread;
-pub mod time;
-pub mod tt;
-pub mod tune;
-pub mod types;
-pub mod zobrist;
+pub mod tools;

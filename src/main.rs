@@ -1,8 +1,8 @@
 //! The `chuhan` binary: the protocol loop (no arguments) and subcommands over the library.
 
 use anyhow::{bail, Context, Result};
-use chuhan::perft;
-use chuhan::position::Position;
+use chuhan::board::perft;
+use chuhan::board::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
@@ -34,7 +34,7 @@ fn run(args: &[String]) -> Result<()> {
         Some("bench") => bench_command(&args[1..]),
         Some("match") => match_command(&args[1..]),
         Some("judge") => judge_command(&args[1..]),
-        Some("tune") => chuhan::tune::run(&args[1..], &mut std::io::stdout().lock()),
+        Some("tune") => chuhan::tools::tune::run(&args[1..], &mut std::io::stdout().lock()),
         Some("help" | "-h" | "--help") => {
             writeln!(std::io::stdout().lock(), "{USAGE}")?;
             Ok(())
@@ -60,10 +60,11 @@ fn bench_command(args: &[String]) -> Result<()> {
                 .with_context(|| format!("bad bench {name} '{t}' (expected 1..{max})")),
         }
     };
-    let depth = number(0, "depth", chuhan::bench::DEFAULT_DEPTH as usize, 64)?;
+    let depth = number(0, "depth", chuhan::tools::bench::DEFAULT_DEPTH as usize, 64)?;
     let threads = number(1, "threads", 1, chuhan::engine::MAX_THREADS)?;
     let hash = number(2, "hash size", 16, 65_536)?;
-    let r = chuhan::bench::run_with(depth as u32, threads, hash).map_err(anyhow::Error::msg)?;
+    let r =
+        chuhan::tools::bench::run_with(depth as u32, threads, hash).map_err(anyhow::Error::msg)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "Total time (ms): {}", r.millis)?;
     writeln!(out, "Nodes searched: {}", r.nodes)?;
@@ -71,7 +72,7 @@ fn bench_command(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `chuhan judge [--rules R] [--explain]`: verdicts for games read from stdin (see `chuhan::judge`).
+/// `chuhan judge [--rules R] [--explain]`: verdicts for games read from stdin (see `chuhan::tools::judge`).
 fn judge_command(args: &[String]) -> Result<()> {
     let mut rules = chuhan::rules::RuleSet::default();
     let mut explain = false;
@@ -84,7 +85,7 @@ fn judge_command(args: &[String]) -> Result<()> {
         }
     }
     let stdin = std::io::stdin();
-    chuhan::judge::run(stdin.lock(), std::io::stdout().lock(), rules, explain)?;
+    chuhan::tools::judge::run(stdin.lock(), std::io::stdout().lock(), rules, explain)?;
     Ok(())
 }
 
@@ -117,9 +118,9 @@ fn perft_command(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `chuhan match …`: engine-vs-engine games (see `chuhan::match_runner::cli::USAGE`).
+/// `chuhan match …`: engine-vs-engine games (see `chuhan::tools::match_runner::cli::USAGE`).
 fn match_command(args: &[String]) -> Result<()> {
-    use chuhan::match_runner::{cli, install_interrupt_handler, run_match};
+    use chuhan::tools::match_runner::{cli, install_interrupt_handler, run_match};
     let cfg = cli::parse_args(args).map_err(anyhow::Error::msg)?;
     install_interrupt_handler();
     run_match(&cfg, &mut std::io::stdout()).map_err(anyhow::Error::msg)?;

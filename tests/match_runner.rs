@@ -2,15 +2,15 @@
 //! `chuhan-fake-engine`, the `chuhan match` command end to end (PGN written and read back,
 //! SPRT early stop, engine reuse), and no child left behind after Ctrl-C.
 
-use chuhan::match_runner::clock::TimeControl;
-use chuhan::match_runner::engine_process::{
+use chuhan::board::notation::Notation;
+use chuhan::engine::openings::{parse_line, Opening};
+use chuhan::tools::match_runner::clock::TimeControl;
+use chuhan::tools::match_runner::engine_process::{
     self, live_count, EngineFault, EngineProcess, EngineSpec, Protocol,
 };
-use chuhan::match_runner::game::{play_game, Adjudication, GameRecord, GameSettings};
-use chuhan::match_runner::pgn::{read_pgn, write_game};
-use chuhan::match_runner::referee::{GameResult, RuleChoice, Termination};
-use chuhan::notation::Notation;
-use chuhan::openings::{parse_line, Opening};
+use chuhan::tools::match_runner::game::{play_game, Adjudication, GameRecord, GameSettings};
+use chuhan::tools::match_runner::pgn::{read_pgn, write_game};
+use chuhan::tools::match_runner::referee::{GameResult, RuleChoice, Termination};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;

@@ -1,8 +1,8 @@
 //! Perft suites: the start position, the 600-position EPD file (depths 1-3) and the deeper
 //! published counts. Deep counts run only in optimised builds (`cargo test --release`).
 
-use chuhan::perft::{divide, perft};
-use chuhan::position::Position;
+use chuhan::board::perft::{divide, perft};
+use chuhan::board::position::Position;
 
 fn count(fen: &str, depth: u32) -> u64 {
     let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

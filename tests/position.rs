@@ -1,9 +1,9 @@
 //! Position tests: FEN in/out and its errors, make/unmake, incremental Zobrist keys, and the
 //! movement rules of each piece.
 
-use chuhan::movegen::{legal_captures, legal_moves};
-use chuhan::position::{FenError, MoveError, Position, START_FEN};
-use chuhan::types::{Color, Move, Square};
+use chuhan::board::movegen::{legal_captures, legal_moves};
+use chuhan::board::position::{FenError, MoveError, Position, START_FEN};
+use chuhan::board::types::{Color, Move, Square};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))

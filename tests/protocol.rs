@@ -6,8 +6,8 @@
 //! Time bounds here are generous on purpose (CI shares two cores): they catch a hung or
 //! ignored command, not a slow one. Latency is measured by `scripts/latency.py`.
 
-use chuhan::movegen::legal_moves;
-use chuhan::position::Position;
+use chuhan::board::movegen::legal_moves;
+use chuhan::board::position::Position;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -1053,8 +1053,8 @@ fn repetition_rule_option_changes_what_the_search_plays() {
 
 #[test]
 fn the_opening_book_answers_game_moves_but_not_analysis() {
-    let book = chuhan::book::Book::built_in();
-    let start = chuhan::position::Position::startpos();
+    let book = chuhan::engine::book::Book::built_in();
+    let start = chuhan::board::position::Position::startpos();
     let book_moves: Vec<String> = book
         .moves(&start)
         .iter()
@@ -1158,7 +1158,7 @@ fn empty_string_options_mean_no_file_in_both_dialects() {
     assert!(m == "a3a4" || m == "i3i4", "{m}");
     s.send("setoption bookfiles <empty>");
     assert!(s.sync().is_empty(), "{}", s.dump());
-    let built_in = chuhan::book::Book::built_in();
+    let built_in = chuhan::engine::book::Book::built_in();
     let m = game_move(&mut s);
     assert!(
         built_in

@@ -9,9 +9,9 @@
 //! failure names the seed and shows the latest traffic. A long run for a release check:
 //! `CHUHAN_FUZZ_LINES=1000000 cargo test --release --test protocol_fuzz -- --nocapture`.
 
+use chuhan::board::movegen::legal_moves;
+use chuhan::board::position::Position;
 use chuhan::engine::{MAX_HASH_MB, MAX_THREADS};
-use chuhan::movegen::legal_moves;
-use chuhan::position::Position;
 use chuhan::protocol::input::MAX_LINE_BYTES;
 use chuhan::protocol::options::{self, Kind, Opt, TABLE};
 use chuhan::protocol::Command;

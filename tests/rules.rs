@@ -2,14 +2,14 @@
 //! the Chinese rules where the data gives no Chinese verdict, derived from the seeds below), then
 //! our own cases for each clause of the rules module.
 
-use chuhan::judge::judge_line;
-use chuhan::position::Position;
+use chuhan::board::position::Position;
+use chuhan::board::types::{Color, Square};
 use chuhan::rules::effects::{chases, effect_of_last_move};
 use chuhan::rules::{
     adjudicate, natural_limit_count, natural_limit_reached, repetition_verdict,
     repetition_verdict_in_search, Outcome, RepetitionFilter, RepetitionVerdict, RuleSet,
 };
-use chuhan::types::{Color, Square};
+use chuhan::tools::judge::judge_line;
 use serde_json::Value;
 
 const DATA: &str = include_str!("data/rules.jsonl");
@@ -526,8 +526,12 @@ fn a_mate_threat_that_also_chases_counts_as_a_mate_threat() {
     );
     assert_cycle(fen, &moves, Outcome::BlackWins, Outcome::Draw);
     // The explanation names the heavier effect first under the Asian rules too.
-    let got = chuhan::judge::judge_line_with(&format!("{fen} moves {moves}"), RuleSet::Asian, true)
-        .unwrap();
+    let got = chuhan::tools::judge::judge_line_with(
+        &format!("{fen} moves {moves}"),
+        RuleSet::Asian,
+        true,
+    )
+    .unwrap();
     assert!(
         got.contains("\n  red c4e4: mate threat, chase of the horse on d7\n"),
         "{got}"
@@ -749,7 +753,7 @@ startpos moves h2e2 h9g7 e2e9
 position fen 3k5/9/9/9/9/9/9/9/2R6/4K4 w moves c1d1
 ";
     let mut out = Vec::new();
-    chuhan::judge::run(input.as_bytes(), &mut out, RuleSet::Chinese, false).unwrap();
+    chuhan::tools::judge::run(input.as_bytes(), &mut out, RuleSet::Chinese, false).unwrap();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
@@ -771,7 +775,7 @@ fn judge_explains_a_cycle() {
         "3k5/9/9/9/9/9/9/9/2R6/5K3 w moves {}",
         "c1d1 d9e9 d1e1 e9d9 e1d1 d9e9 d1e1 e9d9 e1d1 d9e9"
     );
-    let got = chuhan::judge::judge_line_with(&line, RuleSet::Chinese, true).unwrap();
+    let got = chuhan::tools::judge::judge_line_with(&line, RuleSet::Chinese, true).unwrap();
     let mut lines = got.lines();
     assert_eq!(lines.next(), Some("black-wins: perpetual check by red"));
     assert_eq!(lines.next(), Some("  red d1e1: check"));

@@ -2,12 +2,12 @@
 //! stalemate (困毙) as a win, legal best moves, multi-threaded agreement, determinism,
 //! MultiPV and root restrictions.
 
+use chuhan::board::movegen::legal_moves;
+use chuhan::board::position::Position;
+use chuhan::board::types::{Move, MATE};
 use chuhan::engine::{Engine, SearchEvent};
-use chuhan::movegen::legal_moves;
-use chuhan::position::Position;
+use chuhan::search::time::Limits;
 use chuhan::search::{SearchInfo, SearchResult};
-use chuhan::time::Limits;
-use chuhan::types::{Move, MATE};
 use std::time::{Duration, Instant};
 
 /// Mate (or stalemate) in N for the side to move: (N, FEN).

@@ -4,10 +4,10 @@
 //! The geometry (from the rules data, con-004): the red rook checks the black king from d1/e1
 //! while the red king on f0 guards the f-file; the black king can only shuffle d9/e9.
 
+use chuhan::board::types::{Move, Value, MATE_BOUND};
 use chuhan::engine::Engine;
 use chuhan::rules::RuleSet;
-use chuhan::time::Limits;
-use chuhan::types::{Move, Value, MATE_BOUND};
+use chuhan::search::time::Limits;
 
 /// Black: rook a9, king d9, advisor f9, horse a4. Red: rook c1, king f0. Black is clearly ahead.
 const FEN: &str = "r2k1a3/9/9/9/9/n8/9/9/2R6/5K3 w - - 0 1";

@@ -1,7 +1,7 @@
 //! `chuhan tune` from the command line: bad input is a clear error with a non-zero exit, and
 //! `fit` reads and writes parameter files in the `name = value` format.
 
-use chuhan::eval::Params;
+use chuhan::search::eval::Params;
 use std::process::Command;
 
 /// Run `chuhan`: exit code, stdout, stderr.

@@ -21,9 +21,9 @@
 //! ```
 //! Not a player: it exists for tests and demonstrations of `chuhan match`.
 
-use chuhan::movegen::legal_moves;
-use chuhan::position::Position;
-use chuhan::position_line::PositionSpec;
+use chuhan::board::movegen::legal_moves;
+use chuhan::board::position::Position;
+use chuhan::board::position_line::PositionSpec;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::time::Duration;

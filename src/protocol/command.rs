@@ -13,8 +13,8 @@ use super::output::echo;
 use std::fmt;
 use std::str::FromStr;
 
-pub use crate::position_line::PositionSpec;
-use crate::position_line::{opens_position, SpecError};
+pub use crate::board::position_line::PositionSpec;
+use crate::board::position_line::{opens_position, SpecError};
 
 /// Everything a `go` may say, in both dialects. Clock fields keep the GUI's units: UCI
 /// `wtime`/`btime`/`winc`/`binc`/`movetime` are milliseconds; UCCI `time`/`opptime`/

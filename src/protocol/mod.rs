@@ -23,14 +23,14 @@ pub mod output;
 pub use command::{Command, CommandError, GoParams, PositionSpec};
 pub use output::Dialect;
 
-use crate::book::Book;
+use crate::board::movegen::legal_moves;
+use crate::board::position::Position;
+use crate::board::types::{Color, Move};
+use crate::engine::book::Book;
 use crate::engine::{Engine, Listener, SearchEvent};
-use crate::movegen::legal_moves;
-use crate::position::Position;
 use crate::rules::RuleSet;
+use crate::search::time::Limits;
 use crate::search::SearchResult;
-use crate::time::Limits;
-use crate::types::{Color, Move};
 use input::Input;
 use options::{Opt, Value as OptValue};
 use output::{InfoStyle, Verdict, VerdictInput};
@@ -460,8 +460,9 @@ impl Session {
         let count = move || {
             let start = Instant::now();
             let root_moves = legal_moves(&pos).len();
-            let rows =
-                crate::perft::divide_until(&mut pos, depth, &|| stopped.load(Ordering::Relaxed));
+            let rows = crate::board::perft::divide_until(&mut pos, depth, &|| {
+                stopped.load(Ordering::Relaxed)
+            });
             let elapsed = start.elapsed();
             let total: u64 = rows.iter().map(|(_, n)| n).sum();
             if rows.len() < root_moves {

@@ -216,9 +216,9 @@ pub const TABLE: &[Spec] = &[
         ucci: None,
         aliases: &["elo"],
         kind: Kind::Spin {
-            default: crate::strength::MAX_ELO as i64,
-            min: crate::strength::MIN_ELO as i64,
-            max: crate::strength::MAX_ELO as i64,
+            default: crate::search::strength::MAX_ELO as i64,
+            min: crate::search::strength::MIN_ELO as i64,
+            max: crate::search::strength::MAX_ELO as i64,
         },
     },
     Spec {

@@ -7,9 +7,9 @@
 //! - UCCI: a bare score; mate in n plies is ±(30000 − n), the scale `cchess` and other UCCI
 //!   GUIs read (|score| > 29000 is a mate); other scores are clamped to ±29000.
 
+use crate::board::types::{Move, Value, MATE, MATE_BOUND};
+use crate::search::tt::{Bound, TtEntry};
 use crate::search::SearchInfo;
-use crate::tt::{Bound, TtEntry};
-use crate::types::{Move, Value, MATE, MATE_BOUND};
 
 use super::options::{Kind, EMPTY, TABLE};
 
@@ -336,7 +336,7 @@ pub fn file_problem(e: &std::io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{mate_in, mated_in, Square};
+    use crate::board::types::{mate_in, mated_in, Square};
 
     fn mv(s: &str) -> Move {
         Move::new(

@@ -28,9 +28,9 @@
 
 use super::effects::{effect_of_last_move, threat_of_last_move, MoveEffect};
 use super::{color_name, kind_name, RuleSet};
-use crate::bitboard::Bitboard;
-use crate::position::Position;
-use crate::types::{Color, PieceKind};
+use crate::board::bitboard::Bitboard;
+use crate::board::position::Position;
+use crate::board::types::{Color, PieceKind};
 
 /// The ruling on a cycle: who loses (`None` for a draw), and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,7 +208,12 @@ impl Cycle {
     }
 }
 
-fn describe_chase(end: &Position, side: Color, target: crate::types::Square, kinds: u8) -> String {
+fn describe_chase(
+    end: &Position,
+    side: Color,
+    target: crate::board::types::Square,
+    kinds: u8,
+) -> String {
     let victim = end
         .piece_on(target)
         .map_or("piece", |p| kind_name(p.kind()));

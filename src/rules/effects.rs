@@ -42,10 +42,10 @@
 //! that take a piece the move chases do not count ([`threat_of_last_move`]'s `besides`).
 
 use super::RuleSet;
-use crate::bitboard::Bitboard;
-use crate::movegen::{generate, legal_moves, GenType, MoveList};
-use crate::position::Position;
-use crate::types::{Color, Move, PieceKind, Square};
+use crate::board::bitboard::Bitboard;
+use crate::board::movegen::{generate, legal_moves, GenType, MoveList};
+use crate::board::position::Position;
+use crate::board::types::{Color, Move, PieceKind, Square};
 
 /// How many moves of the threatening side a mate threat (杀) may take, all of them checks.
 pub const THREAT_DEPTH: u32 = 3;

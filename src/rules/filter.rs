@@ -6,7 +6,7 @@
 //! is false when the current key certainly has not occurred before; true means "walk back and
 //! see" ([`crate::rules::repetition_verdict`]). Counts saturate, so a full slot stays "maybe".
 
-use crate::position::Position;
+use crate::board::position::Position;
 
 const SLOTS: usize = 1 << 12;
 

@@ -15,8 +15,8 @@
 //! ever attack a king. Anything subtler (e.g. a lone cannon without a possible screen) is left to
 //! the natural limit.
 
-use crate::position::Position;
-use crate::types::PieceKind;
+use crate::board::position::Position;
+use crate::board::types::PieceKind;
 
 /// Plies without a capture after which the game is drawn (60 回合).
 pub const NATURAL_LIMIT_PLIES: u32 = 120;

@@ -39,9 +39,9 @@ pub mod effects;
 pub mod filter;
 pub mod limits;
 
-use crate::movegen::legal_moves;
-use crate::position::Position;
-use crate::types::{Color, PieceKind};
+use crate::board::movegen::legal_moves;
+use crate::board::position::Position;
+use crate::board::types::{Color, PieceKind};
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,0 +1,450 @@
+//! The engine facade the protocol layer talks to: it owns the position, the hash table, the
+//! options and the running search. Searches run on a controller thread; progress and the
+//! final move arrive through a listener callback, so the caller's thread stays free to read
+//! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
+
+pub mod book;
+pub mod openings;
+
+use crate::board::movegen::legal_moves;
+use crate::board::position::{MoveError, Position};
+use crate::board::position_line::PositionError;
+use crate::board::rng::Rng;
+use crate::board::types::Move;
+use crate::engine::book::Book;
+use crate::rules::RuleSet;
+use crate::search::eval::{default_tables, Tables};
+use crate::search::history::History;
+pub use crate::search::strength::StrengthRequest;
+use crate::search::thread::{run_search, SearchRequest, SEARCH_STACK};
+use crate::search::time::{Limits, TimeManager};
+use crate::search::tt::{TranspositionTable, TtEntry};
+use crate::search::{SearchFeatures, SearchInfo, SearchResult};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Most threads accepted by `set_threads`.
+pub const MAX_THREADS: usize = 1024;
+/// Largest hash table accepted, in MB.
+pub const MAX_HASH_MB: usize = 1 << 20;
+
+/// What a search tells its listener.
+#[derive(Clone, Debug)]
+pub enum SearchEvent {
+    /// Progress: one principal variation.
+    Info(SearchInfo),
+    /// The search is over: the move to play (none when there is none) and the expected reply.
+    BestMove(SearchResult),
+}
+
+/// Receives search events; called from the search's controller thread.
+pub type Listener = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
+/// Tunable engine settings.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move for communication delays.
+    pub move_overhead: Duration,
+    /// Search techniques switched on (all by default; for self-play ablation).
+    pub features: SearchFeatures,
+    /// Repetition rules the search follows (Chinese by default).
+    pub rules: RuleSet,
+    /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`);
+    /// off for the library, on for GUIs (`Engine::for_gui`).
+    pub use_book: bool,
+    /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
+    /// (0..20, 20 = full strength).
+    pub strength: StrengthRequest,
+    /// Evaluation tables to search with instead of the built-in ones (for self-play between
+    /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
+    pub eval: Option<Arc<Tables>>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            features: SearchFeatures::default(),
+            rules: RuleSet::default(),
+            use_book: false,
+            strength: StrengthRequest::default(),
+            eval: None,
+        }
+    }
+}
+
+struct Control {
+    stop: AtomicBool,
+    stop_requested: AtomicBool,
+    pondering: AtomicBool,
+    time: Mutex<TimeManager>,
+    limits: Mutex<Limits>,
+}
+
+/// The engine: position, hash table, options and the running search.
+pub struct Engine {
+    pos: Position,
+    banned: Vec<Move>,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    job: Option<JoinHandle<Vec<History>>>,
+    histories: Vec<History>,
+    book: Arc<Book>,
+    /// Current settings (threads, MultiPV, overhead).
+    pub options: EngineOptions,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// Default hash size in MB.
+    pub const DEFAULT_HASH_MB: usize = 64;
+
+    /// An engine at the start position with default options.
+    pub fn new() -> Engine {
+        Engine {
+            pos: Position::startpos(),
+            banned: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(Self::DEFAULT_HASH_MB)),
+            control: Arc::new(Control {
+                stop: AtomicBool::new(false),
+                stop_requested: AtomicBool::new(false),
+                pondering: AtomicBool::new(false),
+                time: Mutex::new(TimeManager::unlimited(Instant::now())),
+                limits: Mutex::new(Limits::default()),
+            }),
+            job: None,
+            histories: Vec::new(),
+            book: Arc::new(Book::default()),
+            options: EngineOptions::default(),
+        }
+    }
+
+    /// An engine as GUIs expect it: the built-in opening book loaded and in use.
+    pub fn for_gui() -> Engine {
+        let mut e = Engine::new();
+        e.book = Arc::new(Book::built_in());
+        e.options.use_book = true;
+        e
+    }
+
+    /// Replace the opening book (the protocol reads book files: `BookFile`).
+    pub fn set_book(&mut self, book: Book) {
+        self.book = Arc::new(book);
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Set the position from a FEN (None = start position) and play `moves`. On error the
+    /// previous position is kept. Banned moves are cleared.
+    pub fn set_position<S: AsRef<str>>(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<(), PositionError> {
+        self.pos = crate::board::position_line::play(fen, moves)?;
+        self.banned.clear();
+        Ok(())
+    }
+
+    /// Forbid these moves at the root of the next searches (until the next position).
+    pub fn ban_moves<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), MoveError> {
+        let mut banned = Vec::new();
+        for text in moves {
+            banned.push(self.pos.parse_move(text.as_ref())?);
+        }
+        self.banned = banned;
+        Ok(())
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.is_finished())
+    }
+
+    /// Start a search; returns at once. Any previous search is stopped and joined first.
+    pub fn go(&mut self, mut limits: Limits, listener: Listener) {
+        self.stop();
+        self.wait();
+        limits.search_moves = self.root_moves(&limits);
+        let source = self.move_source(&limits);
+        limits.nodes = self.options.strength.cap_nodes(limits.nodes);
+        self.arm(&limits);
+        let job = Job {
+            pos: self.pos.clone(),
+            limits,
+            source,
+            options: self.options.clone(),
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&self.control),
+            histories: std::mem::take(&mut self.histories),
+        };
+        let fallback = Arc::clone(&listener);
+        let spawn = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || job.run(&listener));
+        match spawn {
+            Ok(handle) => self.job = Some(handle),
+            // No thread to search on: answer at once, without a move.
+            Err(_) => fallback(SearchEvent::BestMove(SearchResult::default())),
+        }
+    }
+
+    /// The moves this search may play: legal, not banned, and among `searchmoves` if given.
+    fn root_moves(&self, limits: &Limits) -> Vec<Move> {
+        legal_moves(&self.pos)
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|m| !self.banned.contains(m))
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .collect()
+    }
+
+    /// Where the move comes from, `limits.search_moves` being the root moves. A book move
+    /// answers a game move (clock or move time) at once; analysis (infinite, ponder) and fixed
+    /// depth, nodes or mate searches always search.
+    fn move_source(&self, limits: &Limits) -> MoveSource {
+        let roots = &limits.search_moves;
+        if roots.is_empty() {
+            return MoveSource::NoMove;
+        }
+        let analysing = limits.infinite
+            || limits.ponder
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some();
+        if self.options.use_book && !analysing {
+            let random = Rng::from_clock(self.pos.key()).unit();
+            if let Some(m) = self.book.choose(&self.pos, random) {
+                if roots.contains(&m) {
+                    return MoveSource::Book(m);
+                }
+            }
+        }
+        MoveSource::Search
+    }
+
+    /// Clear the stop flags and set the clock and pondering state for a new search.
+    fn arm(&self, limits: &Limits) {
+        let c = &self.control;
+        c.stop.store(false, Ordering::SeqCst);
+        c.stop_requested.store(false, Ordering::SeqCst);
+        c.pondering.store(limits.ponder, Ordering::SeqCst);
+        *c.time.lock() = Self::plan(limits, self.options.move_overhead);
+        *c.limits.lock() = limits.clone();
+    }
+
+    /// The clock of a search: deadlines under a clock or move time, none otherwise.
+    fn plan(limits: &Limits, overhead: Duration) -> TimeManager {
+        if limits.movetime.is_some() || limits.time.is_some() {
+            TimeManager::new(limits, overhead, Instant::now())
+        } else {
+            TimeManager::unlimited(Instant::now())
+        }
+    }
+
+    /// Stop the running search (its best move is reported promptly). Harmless when idle.
+    pub fn stop(&self) {
+        self.control.stop_requested.store(true, Ordering::SeqCst);
+        self.control.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the pondered move: the search goes on under the clock from now.
+    pub fn ponderhit(&self) {
+        let c = &self.control;
+        let limits = c.limits.lock().clone();
+        *c.time.lock() = Self::plan(&limits, self.options.move_overhead);
+        c.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Wait for the running search to end (it must be bounded or stopped).
+    pub fn wait(&mut self) {
+        if let Some(job) = self.job.take() {
+            if let Ok(h) = job.join() {
+                self.histories = h;
+            }
+        }
+    }
+
+    /// Resize the hash table (stops any search).
+    /// Resize the hash table (stops any search). If the memory cannot be had, the old table
+    /// is kept and the error says how much was asked.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        self.stop();
+        self.wait();
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        let old = self.tt.size_mb();
+        let failed = |_| format!("cannot allocate a {mb} MB hash table; kept {old} MB");
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.resize(mb).map_err(failed),
+            None => {
+                let mut tt = TranspositionTable::new(1);
+                tt.resize(mb).map_err(failed)?;
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
+        }
+    }
+
+    /// What the hash table holds for `pos` (UCCI `probe`); an illegal stored move is dropped.
+    pub fn probe_hash(&self, pos: &Position) -> Option<TtEntry> {
+        let mut e = self.tt.probe(pos.key(), 0)?;
+        if e.mv.is_ok() && !pos.is_legal_move(e.mv) {
+            e.mv = Move::NONE;
+        }
+        Some(e)
+    }
+
+    /// Hash size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Set the number of search threads (1..MAX_THREADS).
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Empty the hash table and the ordering statistics.
+    pub fn clear_hash(&mut self) {
+        self.stop();
+        self.wait();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb())),
+        }
+        for h in &mut self.histories {
+            h.clear();
+        }
+    }
+
+    /// A new game: clear everything learned and go back to the start position.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.pos = Position::startpos();
+        self.banned.clear();
+    }
+
+    /// Search synchronously and return the result (for bench, tests and tools); the progress
+    /// lines are dropped (`go` with a listener sees them).
+    pub fn search_sync(&mut self, limits: Limits) -> SearchResult {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        self.go(
+            limits,
+            Arc::new(move |e| {
+                if let SearchEvent::BestMove(r) = e {
+                    let _ = tx.send(r);
+                }
+            }),
+        );
+        let result = rx.recv().unwrap_or_default();
+        self.wait();
+        result
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// Where the move of one `go` comes from.
+enum MoveSource {
+    /// The opening book's move, played without searching.
+    Book(Move),
+    /// No root move is left to play (mated, or all banned or excluded).
+    NoMove,
+    /// A search.
+    Search,
+}
+
+/// One `go` on the search thread, with everything it owns.
+struct Job {
+    pos: Position,
+    /// The limits in force; `search_moves` holds exactly the moves that may be played.
+    limits: Limits,
+    source: MoveSource,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    histories: Vec<History>,
+}
+
+impl Job {
+    /// Find the move, hold it while the search must go on, send it; the ordering statistics go
+    /// back to the engine for the next search.
+    fn run(mut self, listener: &Listener) -> Vec<History> {
+        let result = match self.source {
+            MoveSource::Book(m) => SearchResult::book(m),
+            MoveSource::NoMove => SearchResult::default(),
+            MoveSource::Search => self.search(listener),
+        };
+        self.hold_until_released();
+        listener(SearchEvent::BestMove(result));
+        self.histories
+    }
+
+    /// Search; below full strength, choose among the best lines instead of taking the best.
+    fn search(&mut self, listener: &Listener) -> SearchResult {
+        let strength = self.options.strength;
+        let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+        let report = |info: SearchInfo| {
+            if strength.is_limited() {
+                lines.lock().push(info.clone());
+            }
+            listener(SearchEvent::Info(info))
+        };
+        let eval = match &self.options.eval {
+            Some(tables) => tables,
+            None => default_tables(),
+        };
+        let result = run_search(SearchRequest {
+            pos: &self.pos,
+            limits: &self.limits,
+            tt: &self.tt,
+            stop: &self.control.stop,
+            pondering: &self.control.pondering,
+            time: &self.control.time,
+            multipv: strength.lines_to_search(self.options.multipv),
+            histories: &mut self.histories,
+            threads: self.options.threads,
+            report: &report,
+            features: self.options.features,
+            rules: self.options.rules,
+            eval,
+        });
+        let random = Rng::from_clock(self.pos.key()).unit();
+        strength.weaken(result, &lines.into_inner(), random)
+    }
+
+    /// Infinite and ponder searches report their move only when told to (`stop`, or
+    /// `ponderhit` for a ponder search).
+    fn hold_until_released(&self) {
+        let c = &self.control;
+        while (self.limits.infinite || c.pondering.load(Ordering::SeqCst))
+            && !c.stop_requested.load(Ordering::SeqCst)
+        {
+            std::thread::sleep(Duration::from_micros(500));
+        }
+    }
+}

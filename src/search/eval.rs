@@ -1,0 +1,295 @@
+//! Static evaluation, from the side to move's point of view.
+//!
+//! Material and piece-square terms are tapered between middlegame and endgame by the attacking
+//! material left (rooks, horses, cannons). Further terms: mobility of rooks, horses and cannons;
+//! king safety (missing defenders against attackers, rooks on open files toward the king,
+//! cannons aimed at the king with one screen); crossed and connected pawns; and a scale for
+//! endings that cannot be won (no attacking pieces, a lone cannon, a rook against a full
+//! defence). Piece-square tables are built once from a few readable shape parameters
+//! (advancement, centralisation), all in `Params` (declared in `eval/params.rs`), which the
+//! tuner adjusts.
+
+use crate::board::attacks::*;
+use crate::board::bitboard::Bitboard;
+use crate::board::position::Position;
+use crate::board::types::{Color, PieceKind, Square, Value, SQUARE_NB};
+use once_cell::sync::Lazy;
+
+mod params;
+pub use params::Params;
+
+/// A middlegame/endgame pair of values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score(pub i32, pub i32);
+
+impl std::ops::Add for Score {
+    type Output = Score;
+    fn add(self, o: Score) -> Score {
+        Score(self.0 + o.0, self.1 + o.1)
+    }
+}
+impl std::ops::Sub for Score {
+    type Output = Score;
+    fn sub(self, o: Score) -> Score {
+        Score(self.0 - o.0, self.1 - o.1)
+    }
+}
+impl std::ops::AddAssign for Score {
+    fn add_assign(&mut self, o: Score) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+impl std::ops::SubAssign for Score {
+    fn sub_assign(&mut self, o: Score) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+impl std::ops::Mul<i32> for Score {
+    type Output = Score;
+    fn mul(self, k: i32) -> Score {
+        Score(self.0 * k, self.1 * k)
+    }
+}
+
+/// Phase weights per kind; full phase = all attacking pieces on the board.
+const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
+const FULL_PHASE: i32 = 2 * (2 * 2 + 2 * 4 + 2 * 2);
+
+/// Precomputed piece-square tables for Red (Black uses the rank-mirrored point), material included.
+#[derive(Debug)]
+pub struct Tables {
+    pst: [[Score; SQUARE_NB]; 7],
+    params: Params,
+}
+
+impl Tables {
+    /// Build the tables from parameters.
+    pub fn new(params: Params) -> Tables {
+        let mut pst = [[Score::default(); SQUARE_NB]; 7];
+        for sq in Square::all() {
+            let (f, r) = (sq.file() as i32, sq.rank() as i32);
+            let center = 4 - (f - 4).abs(); // 0 at the edge files, 4 on the e-file
+            for kind in PieceKind::ALL {
+                let mut s = params.material[kind.index()];
+                match kind {
+                    PieceKind::Pawn if r >= 5 => {
+                        s += params.pawn_crossed;
+                        s += params.pawn_advance * (r - 5).min(3);
+                        if (3..=5).contains(&f) {
+                            s += params.pawn_center;
+                        }
+                        if r == 9 {
+                            s += params.pawn_bottom;
+                        }
+                    }
+                    PieceKind::Horse => {
+                        s += params.horse_center * center.min(3);
+                        s += params.horse_advance * r.min(7);
+                        if f == 0 || f == 8 {
+                            s -= params.horse_center * 2;
+                        }
+                    }
+                    PieceKind::Rook => s += params.rook_advance * r.min(7),
+                    PieceKind::Cannon if f == 4 => s += params.cannon_center,
+                    _ => {}
+                }
+                pst[kind.index()][sq.index()] = s;
+            }
+        }
+        Tables { pst, params }
+    }
+
+    /// The parameters these tables were built from.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    #[inline(always)]
+    fn psq(&self, color: Color, kind: PieceKind, sq: Square) -> Score {
+        let sq = if color == Color::Red {
+            sq
+        } else {
+            sq.flip_rank()
+        };
+        self.pst[kind.index()][sq.index()]
+    }
+}
+
+static TABLES: Lazy<Tables> = Lazy::new(|| Tables::new(Params::default()));
+
+/// The tables of the built-in parameters.
+pub fn default_tables() -> &'static Tables {
+    &TABLES
+}
+
+/// Evaluate with the built-in parameters.
+pub fn evaluate(pos: &Position) -> Value {
+    evaluate_with(pos, &TABLES)
+}
+
+/// Evaluate with given tables (the tuner's entry point).
+pub fn evaluate_with(pos: &Position, t: &Tables) -> Value {
+    let (score, phase) = (
+        side_score(pos, t, Color::Red) - side_score(pos, t, Color::Black),
+        game_phase(pos),
+    );
+    let mg = score.0;
+    let eg = score.1;
+    let blended = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
+    let scaled = blended
+        * draw_scale(
+            pos,
+            if blended > 0 {
+                Color::Red
+            } else {
+                Color::Black
+            },
+        )
+        / 64;
+    let v = if pos.side_to_move() == Color::Red {
+        scaled
+    } else {
+        -scaled
+    };
+    v + t.params.tempo
+}
+
+/// Attacking material left, 0 (bare) .. FULL_PHASE (all rooks, horses and cannons).
+pub fn game_phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for kind in [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon] {
+        phase += pos.kind_bb(kind).count() as i32 * PHASE_WEIGHT[kind.index()];
+    }
+    phase.min(FULL_PHASE)
+}
+
+fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
+    let p = &t.params;
+    let them = us.flip();
+    let occ = pos.occupied();
+    let own = pos.color_bb(us);
+    let mut s = Score::default();
+    for kind in PieceKind::ALL {
+        for sq in pos.pieces(us, kind) {
+            s += t.psq(us, kind, sq);
+        }
+    }
+    let their_king = pos.king_square(them);
+    let their_palace = Bitboard::palace(them);
+
+    for sq in pos.pieces(us, PieceKind::Rook) {
+        let a = rook_attacks(sq, occ);
+        s += p.mobility[0] * (a.without(own).count() as i32);
+        // Open file (no own pawn ahead) on the files of the enemy palace.
+        if (3..=5).contains(&sq.file())
+            && (Bitboard::file(sq.file()) & pos.pieces(us, PieceKind::Pawn)).is_empty()
+        {
+            s += p.rook_open_file;
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Horse) {
+        let a = horse_attacks(sq, occ);
+        s += p.mobility[1] * (a.without(own).count() as i32);
+        if (horse_attacks(sq, Bitboard::EMPTY) & their_palace).any() || their_palace.has(sq) {
+            s += p.horse_near_palace;
+        }
+    }
+    for sq in pos.pieces(us, PieceKind::Cannon) {
+        s += p.mobility[2] * (rook_attacks(sq, occ).without(occ).count() as i32);
+        if cannon_attacks(sq, occ).has(their_king) {
+            // Already a check; in the tree this is handled by search, here a small bonus.
+            s += p.cannon_pin_king;
+        } else if sq.file() == their_king.file() || sq.rank() == their_king.rank() {
+            let between = rook_attacks(sq, occ) & rook_attacks(their_king, occ);
+            if between.any() && !between.more_than_one() {
+                s += p.cannon_pin_king;
+            }
+        }
+    }
+    // Crossed pawns side by side.
+    let crossed = pos.pieces(us, PieceKind::Pawn).without(Bitboard::half(us));
+    for sq in crossed {
+        if sq.file() < 8 && crossed.has(Square::from_coords(sq.file() + 1, sq.rank())) {
+            s += p.pawn_connected;
+        }
+    }
+    // King safety: our missing defenders weigh more the more enemy attackers crossed the river.
+    let attackers = (pos.pieces(them, PieceKind::Rook)
+        | pos.pieces(them, PieceKind::Horse)
+        | pos.pieces(them, PieceKind::Cannon)
+        | pos.pieces(them, PieceKind::Pawn))
+        & Bitboard::half(us);
+    let missing = 4
+        - (pos.pieces(us, PieceKind::Advisor).count() + pos.pieces(us, PieceKind::Elephant).count())
+            as i32;
+    s += p.missing_defender * (missing * attackers.count() as i32);
+    s
+}
+
+/// Scale (out of 64) for the side that is ahead: endings it cannot win score near a draw.
+fn draw_scale(pos: &Position, strong: Color) -> i32 {
+    let weak = strong.flip();
+    let count = |c: Color, k: PieceKind| pos.pieces(c, k).count();
+    let pawns = count(strong, PieceKind::Pawn);
+    let rooks = count(strong, PieceKind::Rook);
+    let horses = count(strong, PieceKind::Horse);
+    let cannons = count(strong, PieceKind::Cannon);
+    let defenders = count(weak, PieceKind::Advisor) + count(weak, PieceKind::Elephant);
+    if rooks + horses + cannons + pawns == 0 {
+        return 0; // nothing can ever give mate
+    }
+    if rooks + horses + pawns == 0 && cannons == 1 {
+        // A lone cannon needs a screen it cannot provide itself.
+        return if count(strong, PieceKind::Advisor) + count(strong, PieceKind::Elephant) == 0 {
+            4
+        } else {
+            24
+        };
+    }
+    if rooks == 1 && horses + cannons + pawns == 0 && defenders == 4 {
+        return 16; // rook against a full defence is a known draw
+    }
+    64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> Value {
+        evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        let v = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+        let w = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
+        assert_eq!(v, w, "side-relative and colour-symmetric");
+        assert!(v.abs() < 50);
+    }
+
+    #[test]
+    fn mirrored_positions_score_alike() {
+        // Colour-flipped (and rank-mirrored) versions of a middlegame evaluate the same for the mover.
+        let a = eval("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w");
+        let b = eval("2bakab2/9/1cCc5/p1p2r2p/6p2/4C4/PnP1P1P1P/2N1B4/4KN3/R1BA1A3 b");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn material_matters() {
+        let up_rook = eval("3k5/9/9/9/9/9/9/9/9/R3K4 w");
+        assert!(up_rook > 500, "{up_rook}");
+        assert!(eval("3k5/9/9/9/9/9/9/9/9/R3K4 b") < -500);
+    }
+
+    #[test]
+    fn hopeless_material_is_drawish() {
+        // Advisors and elephants alone can never mate.
+        assert!(eval("3k5/9/9/9/9/9/9/9/4A4/2B1KAB2 w").abs() <= 20);
+        // A lone cannon cannot win against a bare king.
+        assert!(eval("3k5/9/9/9/9/9/9/9/9/2C1K4 w") < 100);
+    }
+}

@@ -1,0 +1,316 @@
+//! Every tunable number of the evaluation, declared once, and its text format.
+//!
+//! The `params!` list below is the only place a parameter is spelled out: from it come the
+//! `Params` struct, its defaults (the built-in evaluation), and a visitor over the numbers by name
+//! ([`Params::for_each`]) that the tuner and the text format go through. A `Score` parameter has
+//! two numbers, `NAME.mg` and `NAME.eg`; an array's elements are named by key
+//! (`material.horse.mg`, `mobility.rook.eg`); an `i32` is one number, `NAME`.
+//!
+//! The text format (what `chuhan tune fit` reads and writes, and self-play's `params=FILE`) is one
+//! `name = value` per line, integers only; `#` starts a comment, blank lines are skipped. Reading
+//! starts from the built-in numbers, so a name left out keeps its value; an unknown name, a bad
+//! value or a name given twice is an error naming the line.
+
+use super::Score;
+
+/// The numbers of one parameter, each named from the parameter's name.
+trait Numbers {
+    fn visit(&mut self, name: &str, f: &mut dyn FnMut(&str, &mut i32));
+}
+
+impl Numbers for i32 {
+    fn visit(&mut self, name: &str, f: &mut dyn FnMut(&str, &mut i32)) {
+        f(name, self);
+    }
+}
+
+impl Numbers for Score {
+    fn visit(&mut self, name: &str, f: &mut dyn FnMut(&str, &mut i32)) {
+        f(&format!("{name}.mg"), &mut self.0);
+        f(&format!("{name}.eg"), &mut self.1);
+    }
+}
+
+/// Declares `Params` from a list of `/// doc` + `name: Type = default`. A default is an integer
+/// literal (`i32`), `(mg, eg)` (`Score`), or `[key: default, …]` (an array, one key per element;
+/// a `_` key is a fixed element that is not a parameter).
+macro_rules! params {
+    (@default [$($key:tt : $value:tt),* $(,)?]) => { [$(params!(@default $value)),*] };
+    (@default ($mg:expr, $eg:expr)) => { Score($mg, $eg) };
+    (@default $value:literal) => { $value };
+
+    (@visit $f:ident, $field:expr, $name:ident, [$($key:tt : $value:tt),* $(,)?]) => {{
+        let [$($key),*] = $field;
+        $(params!(@element $f, $name, $key);)*
+    }};
+    (@visit $f:ident, $field:expr, $name:ident, $value:tt) => {
+        Numbers::visit($field, stringify!($name), $f)
+    };
+    (@element $f:ident, $name:ident, _) => {};
+    (@element $f:ident, $name:ident, $key:ident) => {
+        Numbers::visit($key, concat!(stringify!($name), ".", stringify!($key)), $f)
+    };
+
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:tt),* $(,)?) => {
+        /// Every tunable number of the evaluation (declared once, in `eval/params.rs`).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $($name: params!(@default $value),)* }
+            }
+        }
+
+        impl Params {
+            /// Visit every parameter: `field` gets its documentation, then `number` each of its
+            /// numbers by name, in declaration order.
+            fn visit(
+                &mut self,
+                field: &mut dyn FnMut(&str),
+                number: &mut dyn FnMut(&str, &mut i32),
+            ) {
+                $(
+                    field(concat!($($doc, "\n"),*));
+                    params!(@visit number, &mut self.$name, $name, $value);
+                )*
+            }
+        }
+    };
+}
+
+params! {
+    /// Material per kind, indexed by `PieceKind`. The king has none: both kings are always on
+    /// the board, so it would cancel out.
+    material: [Score; 7] = [
+        _: (0, 0),
+        advisor: (120, 100),
+        elephant: (120, 100),
+        horse: (400, 450),
+        rook: (950, 1000),
+        cannon: (450, 420),
+        pawn: (60, 90),
+    ],
+    /// Pawn bonus once across the river.
+    pawn_crossed: Score = (60, 70),
+    /// Pawn bonus per rank advanced beyond the river (up to the enemy palace).
+    pawn_advance: Score = (15, 15),
+    /// Pawn bonus for standing on the three palace files once across.
+    pawn_center: Score = (20, 25),
+    /// Penalty for a pawn that reached the enemy back rank.
+    pawn_bottom: Score = (-60, -70),
+    /// Horse centralisation per step toward the centre.
+    horse_center: Score = (8, 10),
+    /// Horse bonus per rank advanced.
+    horse_advance: Score = (6, 4),
+    /// Rook bonus per rank advanced.
+    rook_advance: Score = (4, 2),
+    /// Cannon bonus on the central file.
+    cannon_center: Score = (30, 5),
+    /// Mobility per reachable point.
+    mobility: [Score; 3] = [rook: (4, 5), horse: (8, 8), cannon: (2, 2)],
+    /// Penalty per missing advisor or elephant, per enemy attacking piece across the river.
+    missing_defender: Score = (-12, -6),
+    /// Rook on an open file toward the enemy king's palace.
+    rook_open_file: Score = (25, 15),
+    /// Cannon aimed at the enemy king with exactly one screen.
+    cannon_pin_king: Score = (35, 15),
+    /// Enemy horse within two steps of the king's palace.
+    horse_near_palace: Score = (20, 15),
+    /// Two crossed pawns side by side.
+    pawn_connected: Score = (15, 25),
+    /// Tempo for the side to move.
+    tempo: i32 = 10,
+}
+
+impl Params {
+    /// Call `f` on every number with its name, always in the same (declaration) order.
+    pub fn for_each(&mut self, mut f: impl FnMut(&str, &mut i32)) {
+        self.visit(&mut |_| {}, &mut f);
+    }
+
+    /// The names of all numbers, in [`Params::for_each`] order.
+    pub fn names() -> Vec<String> {
+        let mut names = Vec::new();
+        Params::default().for_each(|name, _| names.push(name.to_string()));
+        names
+    }
+
+    /// The text format: each parameter's documentation as `#` comments, then its numbers, one
+    /// `name = value` a line.
+    pub fn to_text(&self) -> String {
+        // Both callbacks append to `out`; the visitor calls them one at a time.
+        let out = std::cell::RefCell::new(String::new());
+        self.clone().visit(
+            &mut |doc| {
+                for line in doc.lines() {
+                    out.borrow_mut().push_str(&format!("#{line}\n"));
+                }
+            },
+            &mut |name, value| out.borrow_mut().push_str(&format!("{name} = {value}\n")),
+        );
+        out.into_inner()
+    }
+
+    /// Read the text format over the built-in numbers. Errors name the line.
+    pub fn from_text(text: &str) -> Result<Params, String> {
+        let names = Params::names();
+        let mut given: Vec<Option<(i32, usize)>> = vec![None; names.len()];
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (name, value) = line
+                .split_once('=')
+                .ok_or_else(|| format!("line {n}: expected 'name = value', got '{line}'"))?;
+            let (name, value) = (name.trim(), value.trim());
+            let at = names
+                .iter()
+                .position(|x| x == name)
+                .ok_or_else(|| format!("line {n}: unknown parameter '{name}'"))?;
+            if let Some((_, first)) = given[at] {
+                return Err(format!(
+                    "line {n}: '{name}' given twice (first on line {first})"
+                ));
+            }
+            let value = value.parse().map_err(|_| {
+                format!("line {n}: bad value '{value}' for '{name}' (expected an integer)")
+            })?;
+            given[at] = Some((value, n));
+        }
+        let mut p = Params::default();
+        let mut given = given.into_iter();
+        p.for_each(|_, x| {
+            if let Some(Some((value, _))) = given.next() {
+                *x = value;
+            }
+        });
+        Ok(p)
+    }
+
+    /// Read a parameter file (see [`Params::from_text`]); errors name the file and the line.
+    pub fn load(path: &str) -> Result<Params, String> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        Params::from_text(&text).map_err(|e| format!("'{path}' {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `name = value` lines of a text, comments and blank lines dropped.
+    fn data_lines(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .collect()
+    }
+
+    #[test]
+    fn names_follow_the_declaration() {
+        let names = Params::names();
+        assert_eq!(names.len(), 45, "the king's material is not a parameter");
+        assert_eq!(names[0], "material.advisor.mg");
+        assert_eq!(names[7], "material.rook.eg");
+        assert!(names.contains(&"mobility.cannon.eg".to_string()));
+        assert_eq!(names.last().unwrap(), "tempo");
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let p = Params::default();
+        assert_eq!(Params::from_text(&p.to_text()), Ok(p.clone()));
+        // Every number changed: each name reaches its own field.
+        let mut q = p.clone();
+        let mut k = 0;
+        q.for_each(|_, x| {
+            k += 1;
+            *x = -1000 - k;
+        });
+        assert_eq!(q.material[0], Score(0, 0), "the king's entry is fixed");
+        assert_eq!(q.material[4], Score(-1007, -1008));
+        assert_eq!(q.mobility[1], Score(-1031, -1032));
+        assert_eq!(q.tempo, -1045);
+        assert_eq!(Params::from_text(&q.to_text()), Ok(q));
+        assert_eq!(data_lines(&p.to_text()).len(), Params::names().len());
+        assert!(p.to_text().starts_with("# Material per kind"));
+    }
+
+    #[test]
+    fn missing_names_keep_the_defaults_and_comments_are_skipped() {
+        let text = "# a comment\n\n  mobility.horse.eg = -7   # trailing comment\ntempo=3\n";
+        let mut want = Params::default();
+        want.mobility[1].1 = -7;
+        want.tempo = 3;
+        assert_eq!(Params::from_text(text), Ok(want));
+        assert_eq!(Params::from_text(""), Ok(Params::default()));
+    }
+
+    #[test]
+    fn bad_text_is_an_error_naming_the_line() {
+        for (text, says) in [
+            (
+                "tempo = 1\nmaterial.queen.mg = 900\n",
+                "line 2: unknown parameter 'material.queen.mg'",
+            ),
+            (
+                "material.king.mg = 0\n",
+                "line 1: unknown parameter 'material.king.mg'",
+            ),
+            ("tempo = ten\n", "line 1: bad value 'ten' for 'tempo'"),
+            ("tempo = 1.5\n", "line 1: bad value '1.5'"),
+            ("tempo =\n", "line 1: bad value ''"),
+            ("tempo = 99999999999\n", "line 1: bad value '99999999999'"),
+            (
+                "tempo = 1\n\ntempo = 2\n",
+                "line 3: 'tempo' given twice (first on line 1)",
+            ),
+            (
+                "# ok\ntempo 5\n",
+                "line 2: expected 'name = value', got 'tempo 5'",
+            ),
+            (
+                "pawn_center = 5\n",
+                "line 1: unknown parameter 'pawn_center'",
+            ),
+        ] {
+            let err = Params::from_text(text).unwrap_err();
+            assert!(err.contains(says), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_handmade_txt() {
+        // handmade.txt names every number, in order, with the built-in value.
+        let file = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/eval-params/handmade.txt"
+        ));
+        assert_eq!(data_lines(file), data_lines(&Params::default().to_text()));
+        assert_eq!(Params::from_text(file), Ok(Params::default()));
+        let tuned = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/eval-params/tuned.txt"
+        ));
+        assert_eq!(data_lines(tuned).len(), Params::names().len());
+        assert!(Params::from_text(tuned).is_ok());
+    }
+
+    #[test]
+    fn load_names_the_file() {
+        let err = Params::load("/nonexistent/params.txt").unwrap_err();
+        assert!(
+            err.starts_with("cannot read '/nonexistent/params.txt'"),
+            "{err}"
+        );
+    }
+}

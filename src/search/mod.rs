@@ -1,0 +1,1042 @@
+//! The search of one thread: iterative deepening with aspiration windows, principal variation
+//! search, quiescence (captures; evasions when in check), mate-distance pruning, check
+//! extension, null move (verified in sparse endings, where zugzwang is common in xiangqi),
+//! late-move reductions and pruning, futility and reverse futility pruning.
+//!
+//! No I/O here: the main thread reports through the `Shared::report` callback. Scores are
+//! side-relative; having no legal move loses (checkmate and 困毙 alike). Repeated positions are
+//! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
+
+pub mod eval;
+pub(crate) mod history;
+pub(crate) mod movepick;
+pub mod strength;
+pub mod thread;
+pub mod time;
+pub(crate) mod tt;
+
+use crate::board::movegen::{generate, legal_moves, GenType, MoveList};
+use crate::board::position::Position;
+use crate::board::types::*;
+use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
+use crate::search::eval::{evaluate_with, Tables};
+use crate::search::history::{History, MAX_PLY};
+use crate::search::movepick::{MovePicker, ORDER_VALUE};
+use crate::search::time::{Limits, TimeManager};
+use crate::search::tt::{Bound, TranspositionTable};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// One line of search progress, as the protocols report it.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of the line (MultiPV).
+    pub multipv: usize,
+    /// Score from the side to move's point of view.
+    pub score: Value,
+    /// Whether the score is exact or a bound.
+    pub bound: Bound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Hash table use in per mille.
+    pub hashfull: u32,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What a finished search decided: the one shape every caller gets (`Engine::search_sync`, the
+/// final `SearchEvent::BestMove`, the threads' vote).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is none (no legal root move, or all excluded).
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of `best` for the side to move; `None` exactly when `best` is.
+    pub score: Option<Value>,
+    /// Depth completed by the chosen thread (0 for a book move).
+    pub depth: u32,
+    /// Nodes searched by all threads (0 for a book move).
+    pub nodes: u64,
+    /// The line starting with `best` (empty when there is no move).
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// A move played from the opening book, without searching. Its score is 0 (level).
+    pub fn book(m: Move) -> SearchResult {
+        SearchResult {
+            best: Some(m),
+            score: Some(0),
+            pv: vec![m],
+            ..SearchResult::default()
+        }
+    }
+}
+
+/// Switches for each pruning and extension technique, on by default but for IIR. They exist
+/// so that self-play can measure what each one is worth (ablation), not for users.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Late-move pruning of quiet moves at shallow depth.
+    pub lmp: bool,
+    /// Futility pruning of quiet moves.
+    pub futility: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// Check extension.
+    pub check_extension: bool,
+    /// Aspiration windows.
+    pub aspiration: bool,
+    /// Internal iterative reduction (off by default, see `Default`).
+    pub iir: bool,
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures {
+            null_move: true,
+            lmr: true,
+            lmp: true,
+            futility: true,
+            reverse_futility: true,
+            check_extension: true,
+            aspiration: true,
+            // Off: self-play without it scored +64 ± 51 (8 000 nodes) and +20 ± 48 (16 000).
+            iir: false,
+        }
+    }
+}
+
+impl SearchFeatures {
+    /// Turn off the feature called `name` (as in the field names); false if unknown.
+    pub fn disable(&mut self, name: &str) -> bool {
+        let flag = match name {
+            "null_move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "lmp" => &mut self.lmp,
+            "futility" => &mut self.futility,
+            "reverse_futility" => &mut self.reverse_futility,
+            "check_extension" => &mut self.check_extension,
+            "aspiration" => &mut self.aspiration,
+            "iir" => &mut self.iir,
+            _ => return false,
+        };
+        *flag = false;
+        true
+    }
+}
+
+/// State shared by all threads of one search.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Set to stop every thread.
+    pub stop: &'a AtomicBool,
+    /// True while pondering: no deadlines apply.
+    pub pondering: &'a AtomicBool,
+    /// The limits of this search.
+    pub limits: &'a Limits,
+    /// Deadlines; restarted at `ponderhit`.
+    pub time: &'a Mutex<TimeManager>,
+    /// Nodes searched, per thread.
+    pub nodes: &'a [AtomicU64],
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Progress callback (called by the main thread only).
+    pub report: &'a (dyn Fn(SearchInfo) + Sync),
+    /// Which techniques are on.
+    pub features: SearchFeatures,
+    /// The repetition rules the search scores cycles by.
+    pub rules: RuleSet,
+    /// The evaluation's tables (the built-in ones, or candidates under test).
+    pub eval: &'a Tables,
+}
+
+impl Shared<'_> {
+    /// Nodes searched by all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the last search of this move (-INFINITE if it failed low).
+    pub score: Value,
+    /// Score from the previous iteration.
+    pub prev_score: Value,
+    /// Bound of `score`.
+    pub bound: Bound,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Seldepth when last searched.
+    pub seldepth: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    eval: Value,
+    mv: Move,
+    piece: Option<Piece>,
+}
+
+/// Late-move reduction table, [depth][move number].
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
+
+/// Depth-skipping pattern of helper threads (lazy SMP), so they spread over depths.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// One search thread.
+pub struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    pos: Position,
+    history: History,
+    frames: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    pv_idx: usize,
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Deepest fully completed iteration.
+    pub completed_depth: u32,
+    best_move_changes: f64,
+    null_verify_ply: usize,
+    /// Keys of the current line, so the walk back for repetitions runs only when one may repeat.
+    filter: RepetitionFilter,
+    /// Count of rule wins/losses by repetition returned so far: a node whose subtree saw one has a
+    /// path-dependent score and is not stored in the hash table.
+    rule_verdicts: u64,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker searching `pos` (whose history holds the game so far).
+    pub fn new(id: usize, shared: &'a Shared<'a>, pos: Position, history: History) -> Worker<'a> {
+        let mut roots: Vec<Move> = legal_moves(&pos).as_slice().to_vec();
+        if !shared.limits.search_moves.is_empty() {
+            roots.retain(|m| shared.limits.search_moves.contains(m));
+        }
+        let root_moves = roots
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                bound: Bound::Upper,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            id,
+            shared,
+            history,
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            pv_idx: 0,
+            root_moves,
+            completed_depth: 0,
+            best_move_changes: 0.0,
+            null_verify_ply: 0,
+            filter: RepetitionFilter::from_position(&pos),
+            rule_verdicts: 0,
+            pos,
+        }
+    }
+
+    /// Give back the ordering statistics (kept between searches of a game).
+    pub fn into_history(self) -> History {
+        self.history
+    }
+
+    /// Whether to unwind. The first iteration always completes (it takes microseconds), so
+    /// even a search stopped at once answers with a searched move, not the first legal one.
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.completed_depth > 0 && self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Count a node; the main thread also watches the clock and the node limit.
+    #[inline(always)]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    fn check_limits(&self) {
+        let sh = self.shared;
+        if let Some(n) = sh.limits.nodes {
+            if sh.total_nodes() >= n {
+                sh.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if !sh.pondering.load(Ordering::Relaxed) && sh.time.lock().hard_expired() {
+            sh.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Iterative deepening. Returns when the limits are reached or `stop` is set.
+    pub fn iterate(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .clamp(1, MAX_PLY as u32 - 4);
+        let multipv = self.shared.multipv.clamp(1, self.root_moves.len());
+        self.history.clear_killers();
+        let mut last_best = Move::NONE;
+        let mut stable_iterations = 0;
+        for depth in 1..=max_depth {
+            if self.id > 0 {
+                let i = (self.id - 1) % 20;
+                if !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2) && depth > 1 {
+                    continue;
+                }
+            }
+            self.root_depth = depth as i32;
+            self.best_move_changes *= 0.5;
+            // Scores are per iteration: -INFINITE until a move is searched at this depth.
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+                rm.score = -INFINITE;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(depth as i32);
+                // Stable: moves that failed low keep their relative order.
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() {
+                // A completed first line of a partial iteration is still trustworthy.
+                if self.root_moves[0].score > -INFINITE && self.id == 0 {
+                    self.report(depth, multipv.min(1));
+                }
+                break;
+            }
+            self.completed_depth = depth;
+            // The root itself goes into the table too (the protocol's `probe` asks for it).
+            let best = &self.root_moves[0];
+            if best.score > -INFINITE {
+                let eval = self.frames[0].eval;
+                self.shared.tt.store(
+                    self.pos.key(),
+                    0,
+                    best.mv,
+                    best.score,
+                    eval,
+                    depth as i32,
+                    Bound::Exact,
+                );
+            }
+            if self.id != 0 {
+                continue;
+            }
+            self.report(depth, multipv);
+            // Mate found within the asked distance, or a forced move: no need to go on.
+            let best = &self.root_moves[0];
+            if let Some(mate) = limits.mate {
+                if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as Value {
+                    break;
+                }
+            }
+            if best.mv == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            last_best = best.mv;
+            if self.shared.time.lock().is_timed() && !self.shared.pondering.load(Ordering::Relaxed)
+            {
+                if self.root_moves.len() == 1 && depth >= 4 {
+                    break;
+                }
+                // Unstable best move: think longer; a long-stable one: stop earlier.
+                let scale =
+                    (1.0 + self.best_move_changes) * if stable_iterations >= 6 { 0.6 } else { 1.0 };
+                if self.shared.time.lock().soft_expired(scale) {
+                    break;
+                }
+            }
+        }
+        self.publish_nodes();
+    }
+
+    fn report(&self, depth: u32, lines: usize) {
+        let sh = self.shared;
+        let elapsed = sh.time.lock().elapsed();
+        let nodes = sh.total_nodes().max(self.nodes);
+        let ms = elapsed.as_millis() as u64;
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            // A line not (fully) searched at this depth reports its previous iteration.
+            let (score, d) = if rm.score > -INFINITE {
+                (rm.score, depth)
+            } else if rm.prev_score > -INFINITE {
+                (rm.prev_score, depth.saturating_sub(1).max(1))
+            } else {
+                continue;
+            };
+            (sh.report)(SearchInfo {
+                depth: d,
+                seldepth: rm.seldepth.max(d),
+                multipv: i + 1,
+                score,
+                bound: rm.bound,
+                nodes,
+                nps: nodes * 1000 / ms.max(1),
+                hashfull: sh.tt.hashfull(),
+                time_ms: ms,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+
+    fn aspiration(&mut self, depth: i32) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = 25;
+        let (mut alpha, mut beta) =
+            if self.shared.features.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
+                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            let score = self.search_root(alpha, beta, depth);
+            if self.stopped() {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn search_root(&mut self, mut alpha: Value, beta: Value, depth: i32) -> Value {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        self.frames[0].eval = if self.pos.in_check() {
+            -INFINITE
+        } else {
+            evaluate_with(&self.pos, self.shared.eval)
+        };
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.frames[0].mv = m;
+            self.frames[0].piece = self.pos.piece_on(m.from());
+            self.play(m);
+            let ext = i32::from(self.shared.features.check_extension && self.pos.in_check());
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == self.pv_idx {
+                score = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let quiet = self
+                    .pos
+                    .history()
+                    .last()
+                    .is_some_and(|s| s.captured.is_none());
+                let r = root_reduction(
+                    &self.shared.features,
+                    depth,
+                    i - self.pv_idx,
+                    ext > 0,
+                    quiet,
+                );
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.take_back();
+            if self.stopped() {
+                return best.max(alpha);
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth as u32;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv
+                    .extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                if i != self.pv_idx {
+                    self.best_move_changes += 1.0;
+                }
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The score of the current position if it repeats (once inside the tree, or a third time
+    /// through the game), by the rules in force: a cycle the opponent may not keep up wins, one we
+    /// may not keep up loses (scored like a mate here), anything else is a draw.
+    fn repetition_score(&mut self, ply: usize) -> Option<Value> {
+        if !self.filter.may_repeat(self.pos.key()) {
+            return None;
+        }
+        match rules::repetition_verdict_in_search(&self.pos, self.shared.rules, ply)? {
+            RepetitionVerdict::Draw => Some(DRAW),
+            RepetitionVerdict::Win => {
+                self.rule_verdicts += 1;
+                Some(mate_in(ply))
+            }
+            RepetitionVerdict::Loss => {
+                self.rule_verdicts += 1;
+                Some(mated_in(ply))
+            }
+        }
+    }
+
+    /// Play a move of the search, keeping the repetition filter in step.
+    #[inline(always)]
+    fn play(&mut self, m: Move) {
+        self.pos.make_move(m);
+        self.filter.push(self.pos.key());
+    }
+
+    /// Take back the last move played by `play`.
+    #[inline(always)]
+    fn take_back(&mut self) {
+        self.filter.pop(self.pos.key());
+        self.pos.unmake_move();
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn has_attackers(&self, c: Color) -> bool {
+        (self.pos.pieces(c, PieceKind::Rook)
+            | self.pos.pieces(c, PieceKind::Horse)
+            | self.pos.pieces(c, PieceKind::Cannon))
+        .any()
+    }
+
+    fn search(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        // The PV ends here until a move improves alpha; set before the quiescence search too,
+        // which keeps no PV, or the parent would copy a stale one (an illegal ponder move).
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.visit();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.stopped() {
+            return 0;
+        }
+        // The natural limit (checks beyond ten per side do not count); a mate on the last ply
+        // still wins.
+        if self.pos.rule60() >= 120
+            && rules::natural_limit_reached(&self.pos)
+            && has_legal_move(&self.pos)
+        {
+            return DRAW;
+        }
+        if let Some(score) = self.repetition_score(ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if self.pos.in_check() {
+                0
+            } else {
+                evaluate_with(&self.pos, self.shared.eval)
+            };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tte {
+            if !pv_node
+                && e.depth >= depth
+                && self.pos.rule60() < 100
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return e.score;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        let us = self.pos.side_to_move();
+        let eval = if in_check {
+            -INFINITE
+        } else if let Some(e) = tte {
+            e.eval
+        } else {
+            evaluate_with(&self.pos, self.shared.eval)
+        };
+        self.frames[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+        self.history.reset_killers(ply);
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth.
+            if self.shared.features.reverse_futility
+                && depth <= 7
+                && eval - 85 * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Null move, unless our side has nothing but pawns and defenders (zugzwang risk).
+            let prev_null = ply > 0 && self.frames[ply - 1].mv == Move::NULL;
+            if self.shared.features.null_move
+                && depth >= 3
+                && eval >= beta
+                && !prev_null
+                && ply >= self.null_verify_ply
+                && self.has_attackers(us)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.frames[ply].mv = Move::NULL;
+                self.frames[ply].piece = None;
+                self.pos.make_null();
+                let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake_null();
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    // In sparse endings verify with a reduced search without null moves.
+                    let sparse = self.pos.occupied().count() <= 12;
+                    if !sparse && depth < 12 {
+                        return v;
+                    }
+                    let saved = self.null_verify_ply;
+                    // depth - r may be negative (a shallow sparse node): clamp before the cast.
+                    self.null_verify_ply = ply + (3 * (depth - r)).max(0) as usize / 4 + 1;
+                    let w = self.search(beta - 1, beta, depth - r, ply, false);
+                    self.null_verify_ply = saved;
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: no hash move at a deep node.
+        let depth = if self.shared.features.iir
+            && tt_move == Move::NONE
+            && depth >= 6
+            && (pv_node || cut_node)
+        {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let (prev_move, prev_piece) = if ply > 0 {
+            (self.frames[ply - 1].mv, self.frames[ply - 1].piece)
+        } else {
+            (Move::NONE, None)
+        };
+        let counter = match prev_piece {
+            Some(p) if prev_move.is_ok() => self.history.counter(p, prev_move),
+            _ => Move::NONE,
+        };
+        let mut picker = MovePicker::new(&self.pos, tt_move, self.history.killers(ply), counter);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut legal = 0;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        let old_alpha = alpha;
+        let killers = self.history.killers(ply);
+        let verdicts_before = self.rule_verdicts;
+
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            if !self.pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
+            let capture = self.pos.is_capture(m);
+            let quiet_index = legal - 1;
+            let piece = self.pos.piece_on(m.from());
+            self.frames[ply].mv = m;
+            self.frames[ply].piece = piece;
+            self.play(m);
+            let gives_check = self.pos.in_check();
+            // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
+            // and any whose node is far below alpha (futility). Checks are kept: they are how
+            // mates at the horizon are found.
+            if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= 6 {
+                let f = &self.shared.features;
+                let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                if (f.lmp && quiet_index as i32 >= lmp_limit)
+                    || (f.futility && eval + 100 + 90 * depth <= alpha)
+                {
+                    self.take_back();
+                    continue;
+                }
+            }
+            let ext = i32::from(
+                self.shared.features.check_extension
+                    && gives_check
+                    && (ply as i32) < 2 * self.root_depth,
+            );
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if legal == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if self.shared.features.lmr
+                    && depth >= 3
+                    && legal > 1 + usize::from(pv_node)
+                    && !capture
+                    && !gives_check
+                {
+                    r = LMR[(depth as usize).min(63)][legal.min(63)];
+                    r += i32::from(!pv_node) + i32::from(cut_node);
+                    r -= i32::from(m == killers[0] || m == killers[1]);
+                    r -= self.history.score(us, m) / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.take_back();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.reward_quiet(
+                                ply,
+                                m,
+                                depth,
+                                &quiets_tried[..quiet_count],
+                                prev_move,
+                                prev_piece,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        if legal == 0 {
+            // Checkmate or stalemate (困毙): either way the side to move loses.
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.rule_verdicts == verdicts_before {
+            self.shared.tt.store(
+                key,
+                ply,
+                best_move,
+                best,
+                if in_check { 0 } else { eval },
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+        prev_move: Move,
+        prev_piece: Option<Piece>,
+    ) {
+        let us = self.pos.side_to_move();
+        let bonus = (depth * depth * 16).min(4000);
+        self.history.update(us, m, bonus);
+        for &q in tried {
+            self.history.update(us, q, -bonus);
+        }
+        self.history.add_killer(ply, m);
+        if let Some(p) = prev_piece {
+            if prev_move.is_ok() {
+                self.history.set_counter(p, prev_move, m);
+            }
+        }
+    }
+
+    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.visit();
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check {
+                0
+            } else {
+                evaluate_with(&self.pos, self.shared.eval)
+            };
+        }
+        let key = self.pos.key();
+        let tte = self.shared.tt.probe(key, ply);
+        if let Some(e) = tte {
+            if match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+                Bound::None => false,
+            } {
+                return e.score;
+            }
+        }
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let stand_pat;
+        let mut best;
+        if in_check {
+            stand_pat = -INFINITE;
+            best = -INFINITE;
+        } else {
+            // With few pieces left, having no move at all (困毙, a loss) is a real danger that
+            // standing pat would hide.
+            let us = self.pos.side_to_move();
+            if self.pos.color_bb(us).count() <= 5 && !has_legal_move(&self.pos) {
+                return mated_in(ply);
+            }
+            stand_pat = tte.map_or_else(|| evaluate_with(&self.pos, self.shared.eval), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut picker = if in_check {
+            MovePicker::new(&self.pos, tt_move, [Move::NONE; 2], Move::NONE)
+        } else {
+            MovePicker::new_captures(&self.pos, tt_move)
+        };
+        let mut legal = 0;
+        let mut best_move = Move::NONE;
+        while let Some(m) = picker.next(&self.pos, &self.history) {
+            if !self.pos.is_legal(m) {
+                continue;
+            }
+            legal += 1;
+            if !in_check {
+                // Delta pruning: even winning the victim cannot lift us to alpha.
+                let victim = self
+                    .pos
+                    .piece_on(m.to())
+                    .map_or(0, |p| ORDER_VALUE[p.kind().index()]);
+                if stand_pat + victim + 150 < alpha && victim < ORDER_VALUE[PieceKind::King.index()]
+                {
+                    continue;
+                }
+            }
+            self.pos.make_move(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply,
+            best_move,
+            best,
+            if in_check { 0 } else { stand_pat },
+            -1,
+            bound,
+        );
+        best
+    }
+}
+
+/// The late-move reduction of a root move: one ply at depth 3 or more for a quiet, unextended
+/// move from the fourth of its line on (`order`: its place counted from the line's first move,
+/// 0-based); none when LMR is switched off. Gentler than inside the tree (the `LMR` table).
+fn root_reduction(
+    features: &SearchFeatures,
+    depth: i32,
+    order: usize,
+    extended: bool,
+    quiet: bool,
+) -> i32 {
+    i32::from(features.lmr && depth >= 3 && order >= 3 && !extended && quiet)
+}
+
+/// Whether the side to move has any legal move (stops at the first one).
+fn has_legal_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    generate(pos, GenType::All, &mut list);
+    list.as_slice().iter().any(|&m| pos.is_legal(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_moves_are_reduced_only_late_quiet_and_with_lmr_on() {
+        let on = SearchFeatures::default();
+        assert_eq!(root_reduction(&on, 3, 3, false, true), 1);
+        assert_eq!(root_reduction(&on, 12, 30, false, true), 1);
+        // Too shallow, too early, extended, or a capture: searched at full depth.
+        assert_eq!(root_reduction(&on, 2, 3, false, true), 0);
+        assert_eq!(root_reduction(&on, 3, 2, false, true), 0);
+        assert_eq!(root_reduction(&on, 3, 3, true, true), 0);
+        assert_eq!(root_reduction(&on, 3, 3, false, false), 0);
+        // With LMR switched off nothing is reduced, at the root either.
+        let mut off = on;
+        assert!(off.disable("lmr"));
+        for depth in 1..20 {
+            for order in 0..40 {
+                assert_eq!(root_reduction(&off, depth, order, false, true), 0);
+            }
+        }
+    }
+}

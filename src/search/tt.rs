@@ -1,0 +1,338 @@
+//! `TranspositionTable`: a lock-free hash table shared by all search threads.
+//!
+//! Each entry is two `AtomicU64` words: `data` and `key ^ data`. A reader accepts an entry only
+//! if the two words XOR back to its key, so an entry torn by a concurrent writer is simply a
+//! miss, never a wrong hit. Entries sit in 64-byte buckets of four; the replacement policy keeps
+//! deep and recent entries. Mate scores are stored relative to the node, not the root.
+
+use crate::board::types::{Move, Value, MATE_BOUND};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Nothing stored.
+    None = 0,
+    /// The true score is at most this (fail low).
+    Upper = 1,
+    /// The true score is at least this (fail high).
+    Lower = 2,
+    /// The exact score.
+    Exact = 3,
+}
+
+/// A decoded table entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    /// Best or refutation move (may be `Move::NONE`); check legality before use.
+    pub mv: Move,
+    /// Score, already adjusted to the probing ply.
+    pub score: Value,
+    /// Static evaluation of the position.
+    pub eval: Value,
+    /// Remaining depth of the search that stored it.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU64,
+}
+
+/// Depth is stored with this offset so quiescence depths (negative) fit in a byte.
+const DEPTH_OFFSET: i32 = 16;
+
+fn pack(mv: Move, score: Value, eval: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let depth = (depth + DEPTH_OFFSET).clamp(1, 255) as u64;
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (depth << 48)
+        | ((bound as u64) << 56)
+        | ((generation as u64 & 0x3f) << 58)
+}
+
+fn unpack_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET
+}
+
+fn unpack_generation(data: u64) -> u8 {
+    ((data >> 58) & 0x3f) as u8
+}
+
+/// Score to store: mate scores become relative to this node.
+#[inline]
+pub fn score_to_tt(score: Value, ply: usize) -> Value {
+    if score >= MATE_BOUND {
+        score + ply as Value
+    } else if score <= -MATE_BOUND {
+        score - ply as Value
+    } else {
+        score
+    }
+}
+
+/// Score read back: mate scores become relative to the root again.
+#[inline]
+pub fn score_from_tt(score: Value, ply: usize) -> Value {
+    if score >= MATE_BOUND {
+        score - ply as Value
+    } else if score <= -MATE_BOUND {
+        score + ply as Value
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut tt = TranspositionTable {
+            buckets: Vec::new(),
+            generation: AtomicU64::new(0),
+        };
+        if tt.resize(mb).is_err() {
+            // Fall back to the smallest table rather than fail: 1 MB can always be had.
+            let _ = tt.resize(1);
+        }
+        tt
+    }
+
+    /// Reallocate to about `mb` megabytes; the contents are lost. If the memory cannot be had,
+    /// the table keeps its old size and the error says so (the process is not aborted).
+    pub fn resize(&mut self, mb: usize) -> Result<(), std::collections::TryReserveError> {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count)?;
+        self.buckets = Vec::new();
+        buckets.resize_with(count, Bucket::default);
+        self.buckets = buckets;
+        Ok(())
+    }
+
+    /// Size in megabytes.
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Start a new search: entries from older searches become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        (self.generation.load(Ordering::Relaxed) & 0x3f) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    /// Look up `key`; scores are adjusted to `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return Some(TtEntry {
+                    mv: Move::from_raw(data as u16),
+                    score: score_from_tt((data >> 16) as u16 as i16 as Value, ply),
+                    eval: (data >> 32) as u16 as i16 as Value,
+                    depth: unpack_depth(data),
+                    bound: match (data >> 56) & 3 {
+                        1 => Bound::Upper,
+                        2 => Bound::Lower,
+                        3 => Bound::Exact,
+                        _ => Bound::None,
+                    },
+                });
+            }
+        }
+        None
+    }
+
+    /// Store a result. Keeps the old move when the new one is `NONE` for the same key.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        score: Value,
+        eval: Value,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_value = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                // Same position: overwrite unless a much deeper exact result would be lost.
+                if data != 0 && check ^ data == key {
+                    let old_depth = unpack_depth(data);
+                    if bound != Bound::Exact
+                        && depth + 4 < old_depth
+                        && unpack_generation(data) == generation
+                    {
+                        return;
+                    }
+                    let mv = if mv == Move::NONE {
+                        Move::from_raw(data as u16)
+                    } else {
+                        mv
+                    };
+                    Self::write(
+                        slot,
+                        key,
+                        pack(mv, score_to_tt(score, ply), eval, depth, bound, generation),
+                    );
+                    return;
+                }
+                victim = slot;
+                break;
+            }
+            let age = (generation.wrapping_sub(unpack_generation(data)) & 0x3f) as i32;
+            let value = unpack_depth(data) - 8 * age;
+            if value < victim_value {
+                victim_value = value;
+                victim = slot;
+            }
+        }
+        Self::write(
+            victim,
+            key,
+            pack(mv, score_to_tt(score, ply), eval, depth, bound, generation),
+        );
+    }
+
+    #[inline]
+    fn write(slot: &Slot, key: u64, data: u64) {
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per-mille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for s in &b.slots {
+                let data = s.data.load(Ordering::Relaxed);
+                if data != 0 && unpack_generation(data) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::rng::{splitmix64, Rng};
+    use crate::board::types::{Square, MATE};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square::new(10), Square::new(20));
+        tt.store(0xdead_beef, 3, m, -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef, 3).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (m, -123, 45, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xdead_bee0, 3).is_none());
+        // Quiescence depths are negative.
+        tt.store(77, 0, Move::NONE, 5, 5, -3, Bound::Upper);
+        assert_eq!(tt.probe(77, 0).unwrap().depth, -3);
+    }
+
+    #[test]
+    fn mate_scores_are_ply_relative() {
+        let tt = TranspositionTable::new(1);
+        // Mate in 5 plies from the root, found at ply 2: 3 plies from the node.
+        tt.store(99, 2, Move::NONE, MATE - 5, 0, 4, Bound::Exact);
+        // Probed at ply 6 the same node is mate in 6 + 3 plies from the root.
+        assert_eq!(tt.probe(99, 6).unwrap().score, MATE - 9);
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_torn_entries() {
+        let tt = TranspositionTable::new(1);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        // Each key stores a score derived from the key: a torn read shows up as
+                        // a mismatch.
+                        let key = splitmix64(i % 64).1 ^ t;
+                        let score = (key % 1000) as Value;
+                        tt.store(
+                            key,
+                            0,
+                            Move::NONE,
+                            score,
+                            score,
+                            (i % 20) as i32,
+                            Bound::Exact,
+                        );
+                        if let Some(e) = tt.probe(key, 0) {
+                            assert_eq!(e.score, score);
+                            assert_eq!(e.eval, score);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn hashfull_counts_current_generation() {
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        let mut keys = Rng::new(1);
+        for _ in 1..200_000u64 {
+            tt.store(keys.next_u64(), 0, Move::NONE, 0, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull() > 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.clear();
+        assert!(tt.probe(Rng::new(1).next_u64(), 0).is_none());
+    }
+}

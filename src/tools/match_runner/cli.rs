@@ -1,0 +1,367 @@
+//! `chuhan match` arguments → `MatchConfig`. Options follow cutechess-cli's style (`-engine
+//! key=value …`), with one or two dashes.
+
+use super::clock::TimeControl;
+use super::engine_process::{EngineSpec, Protocol};
+use super::game::{Adjudication, GameSettings, DEFAULT_UNTIMED_TIMEOUT};
+use super::referee::RuleChoice;
+use super::stats::{EloModel, Sprt};
+use super::MatchConfig;
+use crate::board::notation::Notation;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]... [tc=TC]
+                    -engine ... [-engine ...] [options]
+  -each KEY=V ...        applied to every engine (an engine's own keys win)
+  -tc 10+0.1 | st=1 | depth=8 | nodes=20000
+                         base+increment in seconds; fixed seconds per move; fixed depth; nodes
+                         (default 10+0.1)
+  -margin MS             overrun allowed on a timed move before it is forfeit (default 100,
+                         at most 3600000)
+  -timeout S             longest wait for a depth/nodes move (default 60)
+  -openings FILE         FENs/EPD or move lines, one a line (default: the built-in set)
+  -shuffle SEED          shuffle the openings
+  -games N               games per pairing, rounded up to pairs, at most 1000000 (default:
+                         2 x openings; with -sprt: until the SPRT decides, at most 100000)
+  -rules chinese|asian|draw   repetition rules of the referee (default chinese)
+  -concurrency N         games at once, 1 to 1024 (default: cores - 1)
+  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic|normalized]
+                         stop early when the test decides (two engines only)
+  -resign movecount=N score=CP            adjudicate a win both engines agree on (off)
+  -draw movenumber=N movecount=N score=CP adjudicate a draw both engines agree on (off)
+  -pgnout FILE           write every game as PGN (appends)
+  -notation iccs|wxf     move notation in the PGN (default iccs)
+  -event NAME            PGN Event tag (default \"chuhan match\")
+Engines are started once per worker and reused across games; faulty ones are restarted.";
+
+fn key_values<'a>(args: &'a [String], i: &mut usize) -> Vec<(&'a str, &'a str)> {
+    let mut out = Vec::new();
+    while *i < args.len() && !args[*i].starts_with('-') {
+        let a = args[*i].as_str();
+        out.push(a.split_once('=').unwrap_or((a, "")));
+        *i += 1;
+    }
+    out
+}
+
+fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
+    let v = args
+        .get(*i)
+        .ok_or_else(|| format!("{flag} needs a value"))?;
+    *i += 1;
+    Ok(v)
+}
+
+fn num<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    text.parse().map_err(|_| format!("bad {what} '{text}'"))
+}
+
+/// A number within `range` (a huge one would overflow the sums made with it later).
+fn num_in<T>(text: &str, what: &str, range: RangeInclusive<T>) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match text.parse() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "bad {what} '{text}' (expected {} to {})",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+/// Most games per pairing.
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// Most games at once.
+pub const MAX_CONCURRENCY: usize = 1024;
+
+/// Largest overrun margin, ms (an hour).
+pub const MAX_MARGIN_MS: u64 = 3_600_000;
+
+/// Largest |elo0|, |elo1| of an SPRT.
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+
+#[derive(Default)]
+struct EngineDraft {
+    name: Option<String>,
+    cmd: Option<String>,
+    args: Vec<String>,
+    dir: Option<PathBuf>,
+    proto: Option<Protocol>,
+    options: Vec<(String, String)>,
+    tc: Option<TimeControl>,
+}
+
+impl EngineDraft {
+    fn apply(&mut self, key: &str, val: &str) -> Result<(), String> {
+        match key {
+            "name" => self.name = Some(val.to_string()),
+            "cmd" => self.cmd = Some(val.to_string()),
+            "arg" => self.args.push(val.to_string()),
+            "dir" => self.dir = Some(PathBuf::from(val)),
+            "proto" => self.proto = Some(val.parse()?),
+            "tc" => self.tc = Some(TimeControl::parse(val)?),
+            k if k.starts_with("option.") => self
+                .options
+                .push((k["option.".len()..].to_string(), val.to_string())),
+            _ => return Err(format!("unknown engine key '{key}'")),
+        }
+        Ok(())
+    }
+}
+
+/// Parse the arguments after `match`.
+pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
+    let mut drafts: Vec<EngineDraft> = Vec::new();
+    let mut each = EngineDraft::default();
+    let mut tc = TimeControl::parse("10+0.1")?;
+    let mut margin_ms = 100;
+    let mut untimed_timeout_ms = DEFAULT_UNTIMED_TIMEOUT.as_millis() as u64;
+    let mut rules = RuleChoice::Chinese;
+    let mut adjudication = Adjudication::default();
+    let mut cfg = MatchConfig::default();
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].trim_start_matches('-').to_string();
+        if !args[i].starts_with('-') {
+            return Err(format!("unexpected argument '{}'\n{USAGE}", args[i]));
+        }
+        i += 1;
+        match flag.as_str() {
+            "engine" => {
+                let mut d = EngineDraft::default();
+                for (k, v) in key_values(args, &mut i) {
+                    d.apply(k, v)?;
+                }
+                drafts.push(d);
+            }
+            "each" => {
+                for (k, v) in key_values(args, &mut i) {
+                    each.apply(k, v)?;
+                }
+            }
+            "tc" => tc = TimeControl::parse(value(args, &mut i, "-tc")?)?,
+            "margin" => {
+                margin_ms = num_in(value(args, &mut i, "-margin")?, "margin", 0..=MAX_MARGIN_MS)?
+            }
+            "timeout" => {
+                untimed_timeout_ms = super::clock::seconds_to_ms(value(args, &mut i, "-timeout")?)?;
+                if untimed_timeout_ms == 0 {
+                    return Err("-timeout must be more than 0 seconds".to_string());
+                }
+            }
+            "openings" => cfg.openings = Some(PathBuf::from(value(args, &mut i, "-openings")?)),
+            "shuffle" => cfg.shuffle = Some(num(value(args, &mut i, "-shuffle")?, "seed")?),
+            "games" => {
+                let text = value(args, &mut i, "-games")?;
+                cfg.games = Some(num_in(text, "game count", 1..=MAX_GAMES)?);
+            }
+            "rules" => rules = value(args, &mut i, "-rules")?.parse()?,
+            "concurrency" => {
+                let text = value(args, &mut i, "-concurrency")?;
+                cfg.concurrency = num_in(text, "concurrency", 1..=MAX_CONCURRENCY)?;
+            }
+            "sprt" => {
+                let mut s = Sprt {
+                    elo0: 0.0,
+                    elo1: 5.0,
+                    alpha: 0.05,
+                    beta: 0.05,
+                    model: EloModel::Logistic,
+                };
+                for (k, v) in key_values(args, &mut i) {
+                    match k {
+                        "elo0" => s.elo0 = num(v, "elo0")?,
+                        "elo1" => s.elo1 = num(v, "elo1")?,
+                        "alpha" => s.alpha = num(v, "alpha")?,
+                        "beta" => s.beta = num(v, "beta")?,
+                        "model" => s.model = v.parse()?,
+                        _ => return Err(format!("unknown -sprt key '{k}'")),
+                    }
+                }
+                let ok = |p: f64| p > 0.0 && p < 0.5;
+                let elo_ok = |e: f64| e.abs() <= MAX_SPRT_ELO;
+                let elos_ok = s.elo1 > s.elo0 && elo_ok(s.elo0) && elo_ok(s.elo1);
+                if !(elos_ok && ok(s.alpha) && ok(s.beta)) {
+                    return Err(format!(
+                        "-sprt needs elo0 < elo1 within ±{MAX_SPRT_ELO} and 0 < alpha, beta < 0.5"
+                    ));
+                }
+                cfg.sprt = Some(s);
+            }
+            "resign" => {
+                let (mut count, mut score) = (None, None);
+                for (k, v) in key_values(args, &mut i) {
+                    match k {
+                        "movecount" => count = Some(num(v, "movecount")?),
+                        "score" => score = Some(num(v, "score")?),
+                        _ => return Err(format!("unknown -resign key '{k}'")),
+                    }
+                }
+                match (count, score) {
+                    (Some(c), Some(s)) if c > 0 => adjudication.resign = Some((c, s)),
+                    _ => return Err("-resign needs movecount=N score=CP".to_string()),
+                }
+            }
+            "draw" => {
+                let (mut from, mut count, mut score) = (Some(0), None, None);
+                for (k, v) in key_values(args, &mut i) {
+                    match k {
+                        "movenumber" => from = Some(num(v, "movenumber")?),
+                        "movecount" => count = Some(num(v, "movecount")?),
+                        "score" => score = Some(num(v, "score")?),
+                        _ => return Err(format!("unknown -draw key '{k}'")),
+                    }
+                }
+                match (from, count, score) {
+                    (Some(f), Some(c), Some(s)) if c > 0 => adjudication.draw = Some((f, c, s)),
+                    _ => return Err("-draw needs movenumber=N movecount=N score=CP".to_string()),
+                }
+            }
+            "pgnout" => cfg.pgn_out = Some(PathBuf::from(value(args, &mut i, "-pgnout")?)),
+            "notation" => cfg.notation = value(args, &mut i, "-notation")?.parse::<Notation>()?,
+            "event" => cfg.event = value(args, &mut i, "-event")?.to_string(),
+            "help" | "h" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown option '-{other}'\n{USAGE}")),
+        }
+    }
+    if drafts.len() < 2 {
+        return Err(format!("need at least two -engine\n{USAGE}"));
+    }
+    let mut names: Vec<String> = Vec::new();
+    for d in drafts {
+        let cmd = d
+            .cmd
+            .or_else(|| each.cmd.clone())
+            .ok_or("every -engine needs cmd=PATH")?;
+        let base = d.name.unwrap_or_else(|| {
+            std::path::Path::new(&cmd)
+                .file_name()
+                .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned())
+        });
+        let mut name = base.clone();
+        let mut k = 2;
+        while names.contains(&name) {
+            name = format!("{base}#{k}");
+            k += 1;
+        }
+        names.push(name.clone());
+        let mut options = each.options.clone();
+        options.retain(|(n, _)| !d.options.iter().any(|(m, _)| m.eq_ignore_ascii_case(n)));
+        options.extend(d.options);
+        let mut engine_args = each.args.clone();
+        engine_args.extend(d.args);
+        cfg.engines.push(EngineSpec {
+            name,
+            cmd,
+            args: engine_args,
+            dir: d.dir.or_else(|| each.dir.clone()),
+            proto: d.proto.or(each.proto).unwrap_or(Protocol::Ucci),
+            options,
+            tc: d.tc.or(each.tc),
+        });
+    }
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err("-sprt needs exactly two engines".to_string());
+    }
+    cfg.settings = GameSettings {
+        tc,
+        margin_ms,
+        untimed_timeout_ms,
+        rules,
+        adjudication,
+    };
+    Ok(cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn parses_a_full_command_line() {
+        let cfg = parse_args(&args(
+            "-engine cmd=/bin/new name=new option.Hash=64 -engine cmd=/x/old proto=uci \
+             -each option.Threads=1 option.Hash=16 -tc 5+0.05 -games 10 -concurrency 3 \
+             -sprt elo0=0 elo1=10 model=normalized -rules asian -resign movecount=3 score=800 \
+             -draw movenumber=30 movecount=6 score=5 --pgnout out.pgn -notation wxf",
+        ))
+        .unwrap();
+        assert_eq!(cfg.engines.len(), 2);
+        let (a, b) = (&cfg.engines[0], &cfg.engines[1]);
+        assert_eq!((a.name.as_str(), a.proto), ("new", Protocol::Ucci));
+        assert_eq!((b.name.as_str(), b.proto), ("old", Protocol::Uci));
+        assert_eq!(
+            a.options,
+            vec![
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "64".to_string())
+            ]
+        );
+        assert_eq!(b.options.len(), 2);
+        assert_eq!(cfg.games, Some(10));
+        assert_eq!(cfg.concurrency, 3);
+        assert_eq!(cfg.sprt.unwrap().model, EloModel::Normalized);
+        assert_eq!(cfg.settings.rules, RuleChoice::Asian);
+        assert_eq!(cfg.settings.adjudication.resign, Some((3, 800)));
+        assert_eq!(cfg.settings.adjudication.draw, Some((30, 6, 5)));
+        assert_eq!(cfg.notation, Notation::Wxf);
+        assert_eq!(cfg.pgn_out, Some(PathBuf::from("out.pgn")));
+    }
+
+    #[test]
+    fn rejects_bad_lines() {
+        assert!(parse_args(&args("-engine cmd=a")).is_err());
+        assert!(parse_args(&args("-engine cmd=a -engine name=b")).is_err());
+        assert!(parse_args(&args("-engine cmd=a -engine cmd=b -tc fast")).is_err());
+        let per_engine = parse_args(&args(
+            "-engine cmd=a tc=depth=4 -engine cmd=b -tc nodes=900",
+        ))
+        .unwrap();
+        assert_eq!(per_engine.engines[0].tc, Some(TimeControl::Depth(4)));
+        assert_eq!(per_engine.engines[1].tc, None);
+        assert!(parse_args(&args("-engine cmd=a tc=depth=0 -engine cmd=b")).is_err());
+        assert!(parse_args(&args("-engine cmd=a -engine cmd=b -sprt elo0=5 elo1=0")).is_err());
+        assert!(parse_args(&args(
+            "-engine cmd=a -engine cmd=b -engine cmd=c -sprt elo1=5"
+        ))
+        .is_err());
+        assert!(parse_args(&args("-engine cmd=a bogus=1 -engine cmd=b")).is_err());
+        // Numbers out of range, each once a panic (overflow) or silently replaced.
+        for bad in [
+            "-games 0",
+            "-games 18446744073709551615",
+            "-concurrency 0",
+            "-concurrency 1025",
+            "-margin 3600001",
+            "-timeout 0",
+            "-timeout -1",
+            "-timeout inf",
+            "-sprt elo0=0 elo1=inf",
+            "-sprt elo0=-1001 elo1=0",
+        ] {
+            let line = format!("-engine cmd=a -engine cmd=b {bad}");
+            assert!(parse_args(&args(&line)).is_err(), "{bad}");
+        }
+        let most = parse_args(&args(
+            "-engine cmd=a -engine cmd=b -games 1000000 -concurrency 1024 -margin 3600000 \
+             -timeout 1000000",
+        ))
+        .unwrap();
+        assert_eq!(most.games, Some(MAX_GAMES));
+        assert_eq!(most.settings.untimed_timeout_ms, 1_000_000_000);
+        // Same command twice: distinct names.
+        let cfg = parse_args(&args("-engine cmd=/p/eng -engine cmd=/p/eng")).unwrap();
+        assert_eq!(cfg.engines[0].name, "eng");
+        assert_eq!(cfg.engines[1].name, "eng#2");
+    }
+}

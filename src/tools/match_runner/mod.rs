@@ -1,0 +1,565 @@
+//! The match runner (`chuhan match`): games between engines run as child processes, each
+//! speaking UCCI or UCI, refereed by our own rules, with clocks, openings played twice with
+//! colours swapped, N games at once, Elo and SPRT statistics, and PGN output.
+//!
+//! Files: `cli` (arguments), `engine_process` (spawn, protocol client, timeouts, reaping),
+//! `clock` (time controls), `game` (one game loop), `referee` (move checks and rulings, by
+//! `crate::rules`), `stats` (Elo, error bars, SPRT), `pgn` (writer and reader). Openings come
+//! from `crate::engine::openings`, notation from `crate::board::notation`.
+//!
+//! Data flow: the main thread hands out game numbers; each worker thread owns its engine
+//! processes (started once, reused while healthy), plays the game and sends the record back;
+//! the main thread alone counts, prints and writes the PGN, so output is never interleaved.
+//!
+//! An engine that cannot be started would lose every game by forfeit, which measures nothing:
+//! every engine is started once before the first game, and a match whose engine cannot be
+//! started, or restarted after a fault, stops with an error instead.
+
+pub mod cli;
+pub mod clock;
+pub mod engine_process;
+pub mod game;
+pub mod pgn;
+pub mod referee;
+pub mod stats;
+
+use crate::board::notation::Notation;
+use crate::board::rng::Rng;
+use crate::engine::openings::{self, Opening};
+use engine_process::{EngineFault, EngineProcess, EngineSpec};
+use game::{GameRecord, GameSettings};
+use parking_lot::Mutex;
+use stats::{Sprt, SprtVerdict, Tally};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Two or more engines; every pair meets (round robin).
+    pub engines: Vec<EngineSpec>,
+    /// Per-game settings.
+    pub settings: GameSettings,
+    /// Opening file (`None`: the built-in set).
+    pub openings: Option<PathBuf>,
+    /// Shuffle the openings with this seed.
+    pub shuffle: Option<u64>,
+    /// Games per pairing (rounded up to an even number).
+    pub games: Option<usize>,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Sequential test (two engines only).
+    pub sprt: Option<Sprt>,
+    /// PGN file to append to.
+    pub pgn_out: Option<PathBuf>,
+    /// PGN move notation.
+    pub notation: Notation,
+    /// PGN Event tag.
+    pub event: String,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        MatchConfig {
+            engines: Vec::new(),
+            settings: GameSettings {
+                tc: clock::TimeControl::Increment {
+                    base_ms: 10_000,
+                    inc_ms: 100,
+                },
+                margin_ms: 100,
+                untimed_timeout_ms: game::DEFAULT_UNTIMED_TIMEOUT.as_millis() as u64,
+                rules: referee::RuleChoice::Chinese,
+                adjudication: game::Adjudication::default(),
+            },
+            openings: None,
+            shuffle: None,
+            games: None,
+            concurrency: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1))
+                .max(1),
+            sprt: None,
+            pgn_out: None,
+            notation: Notation::Iccs,
+            event: "chuhan match".to_string(),
+        }
+    }
+}
+
+/// Games per pairing when SPRT runs without `-games`.
+pub const SPRT_GAME_CAP: usize = 100_000;
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Job {
+    number: usize,
+    pairing: usize,
+    pair: usize,
+    red: usize,
+    black: usize,
+    opening: usize,
+}
+
+/// The schedule: pairs of games (same opening, colours swapped), pairings interleaved.
+struct Schedule {
+    pairings: Vec<(usize, usize)>,
+    games_per_pairing: usize,
+    openings: usize,
+}
+
+impl Schedule {
+    fn total(&self) -> usize {
+        self.games_per_pairing * self.pairings.len()
+    }
+
+    fn job(&self, i: usize) -> Option<Job> {
+        if i >= self.total() {
+            return None;
+        }
+        let block = 2 * self.pairings.len();
+        let pair = i / block;
+        let pairing = (i % block) / 2;
+        let (a, b) = self.pairings[pairing];
+        let (red, black) = if i.is_multiple_of(2) { (a, b) } else { (b, a) };
+        Some(Job {
+            number: i + 1,
+            pairing,
+            pair,
+            red,
+            black,
+            opening: pair % self.openings,
+        })
+    }
+}
+
+/// The standing of one pairing (from the first engine's view).
+#[derive(Clone, Debug, Default)]
+pub struct PairingStats {
+    /// Engine indices (a, b).
+    pub engines: (usize, usize),
+    /// Results for engine a.
+    pub tally: Tally,
+    /// Points of a in the first finished game of each unfinished pair.
+    open_pairs: HashMap<usize, f64>,
+}
+
+/// What a match ended with.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    /// Engine names.
+    pub names: Vec<String>,
+    /// Per pairing.
+    pub pairings: Vec<PairingStats>,
+    /// Games counted.
+    pub games: usize,
+    /// The SPRT's verdict, if it ran.
+    pub sprt: Option<(f64, SprtVerdict)>,
+    /// How games ended, by kind.
+    pub terminations: BTreeMap<&'static str, usize>,
+    /// Every game, in the order they finished.
+    pub records: Vec<GameRecord>,
+}
+
+/// Set by the Ctrl-C handler so workers stop taking games.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Install the Ctrl-C / SIGTERM handler: kill every engine, say so, exit 130.
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        let n = engine_process::kill_all();
+        eprintln!("chuhan match: interrupted; killed {n} engine process(es)");
+        std::process::exit(130);
+    });
+}
+
+fn points_line(t: &Tally) -> String {
+    format!(
+        "W {} D {} L {}  {:.1}/{} [{:.3}]",
+        t.wins,
+        t.draws,
+        t.losses,
+        t.points(),
+        t.games(),
+        t.score()
+    )
+}
+
+fn elo_text(t: &Tally) -> String {
+    let (est, label) = match t.elo_pentanomial() {
+        Some(e) if t.pairs() > 0 => (Some(e), "ptnml"),
+        _ => (t.elo_trinomial(), "trinomial"),
+    };
+    match est {
+        Some(e) if e.elo.is_finite() && e.error.is_finite() => format!(
+            "Elo {:+.1} ± {:.1} ({label}), LOS {:.1} %",
+            e.elo + 0.0, // no "-0.0"
+            e.error,
+            e.los * 100.0
+        ),
+        Some(e) => format!("Elo {:+} (no error bar yet)", e.elo),
+        None => "Elo -".to_string(),
+    }
+}
+
+/// Run a match, printing progress to `out`.
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    if cfg.engines.len() < 2 {
+        return Err("a match needs at least two engines".to_string());
+    }
+    let mut book: Vec<Opening> = openings::load(cfg.openings.as_deref())?;
+    if let Some(seed) = cfg.shuffle {
+        Rng::new(seed).shuffle(&mut book);
+    }
+    let n = cfg.engines.len();
+    let pairings: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .collect();
+    let per_pairing = match (cfg.games, cfg.sprt) {
+        (Some(g), _) => g.max(1).div_ceil(2) * 2,
+        (None, Some(_)) => SPRT_GAME_CAP,
+        (None, None) => 2 * book.len(),
+    };
+    let schedule = Schedule {
+        pairings: pairings.clone(),
+        games_per_pairing: per_pairing,
+        openings: book.len(),
+    };
+    let mut pgn_file = match &cfg.pgn_out {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("cannot open '{}': {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let concurrency = cfg.concurrency.clamp(1, schedule.total().max(1));
+    let _ = writeln!(
+        out,
+        "Match: {} | {} | {} games, {} at once | {} openings | rules {}",
+        names.join(" vs "),
+        cfg.settings.tc.describe(),
+        schedule.total(),
+        concurrency,
+        book.len(),
+        cfg.settings.rules.name()
+    );
+    // Every engine once before the first game (the first worker then uses them).
+    let mut first_engines = HashMap::new();
+    for (idx, spec) in cfg.engines.iter().enumerate() {
+        let engine = EngineProcess::start(spec).map_err(|e| {
+            format!(
+                "match aborted: engine '{}' cannot be started: {e}",
+                spec.name
+            )
+        })?;
+        first_engines.insert(idx, engine);
+    }
+    let mut first_engines = Some(first_engines);
+
+    let mut summary = MatchSummary {
+        names: names.clone(),
+        pairings: pairings
+            .iter()
+            .map(|&p| PairingStats {
+                engines: p,
+                ..Default::default()
+            })
+            .collect(),
+        games: 0,
+        sprt: None,
+        terminations: BTreeMap::new(),
+        records: Vec::new(),
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let abort: Mutex<Option<String>> = Mutex::new(None);
+    let start = Instant::now();
+    let date = pgn::today();
+    let (tx, rx) = crossbeam_channel::unbounded::<(Job, GameRecord)>();
+
+    let shared = Shared {
+        specs: &cfg.engines,
+        settings: &cfg.settings,
+        book: &book,
+        schedule: &schedule,
+        next: &next,
+        stop: &stop,
+        abort: &abort,
+    };
+    std::thread::scope(|scope| {
+        for w in 0..concurrency {
+            let tx = tx.clone();
+            let shared = &shared;
+            let running = first_engines.take().unwrap_or_default();
+            std::thread::Builder::new()
+                .name(format!("match worker {w}"))
+                .spawn_scoped(scope, move || worker(shared, running, &tx))
+                .expect("spawn a worker thread");
+        }
+        drop(tx);
+        for (job, rec) in rx.iter() {
+            summary.games += 1;
+            *summary
+                .terminations
+                .entry(rec.verdict.termination.label())
+                .or_default() += 1;
+            let st = &mut summary.pairings[job.pairing];
+            let a = st.engines.0;
+            let a_color = if job.red == a {
+                crate::board::types::Color::Red
+            } else {
+                crate::board::types::Color::Black
+            };
+            let pts = rec.verdict.result.points_for(a_color);
+            st.tally.add_game(pts);
+            if let Some(first) = st.open_pairs.remove(&job.pair) {
+                st.tally.add_pair(first + pts);
+            } else {
+                st.open_pairs.insert(job.pair, pts);
+            }
+            if let Some(f) = pgn_file.as_mut() {
+                let text = pgn::write_game(&rec, &cfg.event, job.number, &date, cfg.notation);
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                    let _ = writeln!(out, "warning: cannot write the PGN: {e}");
+                }
+            }
+            let mut line = format!(
+                "[{}/{}] {} vs {}: {} {{{}}} | {} vs {}: {}, {}",
+                summary.games,
+                schedule.total(),
+                rec.red,
+                rec.black,
+                rec.verdict.result.pgn(),
+                rec.verdict.reason,
+                names[st.engines.0],
+                names[st.engines.1],
+                points_line(&st.tally),
+                elo_text(&st.tally)
+            );
+            if let Some(s) = &cfg.sprt {
+                let llr = s.llr_pentanomial(&st.tally.penta);
+                let verdict = s.verdict(llr);
+                line.push_str(&format!(
+                    ", LLR {llr:.2} ({:.2}, {:.2})",
+                    s.lower_bound(),
+                    s.upper_bound()
+                ));
+                summary.sprt = Some((llr, verdict));
+            }
+            let _ = writeln!(out, "{line}");
+            summary.records.push(rec);
+            if matches!(summary.sprt, Some((_, v)) if v != SprtVerdict::Continue) {
+                // Decided: games still in flight are not counted (workers see `stop`).
+                stop.store(true, Ordering::SeqCst);
+                break;
+            }
+        }
+    });
+
+    print_summary(cfg, &summary, start.elapsed().as_secs_f64(), out);
+    match abort.into_inner() {
+        Some(why) => Err(why),
+        None => Ok(summary),
+    }
+}
+
+/// What every worker shares.
+struct Shared<'a> {
+    specs: &'a [EngineSpec],
+    settings: &'a GameSettings,
+    book: &'a [Opening],
+    schedule: &'a Schedule,
+    next: &'a AtomicUsize,
+    stop: &'a AtomicBool,
+    /// Why the match stopped early (an engine that cannot be restarted).
+    abort: &'a Mutex<Option<String>>,
+}
+
+/// Play games until the schedule runs out or the match stops. `running`: engines already
+/// started, by index.
+fn worker(
+    shared: &Shared,
+    mut running: HashMap<usize, EngineProcess>,
+    tx: &crossbeam_channel::Sender<(Job, GameRecord)>,
+) {
+    let Shared {
+        specs,
+        settings,
+        book,
+        schedule,
+        next,
+        stop,
+        abort,
+    } = *shared;
+    loop {
+        if stop.load(Ordering::SeqCst) || INTERRUPTED.load(Ordering::SeqCst) {
+            return;
+        }
+        let Some(job) = schedule.job(next.fetch_add(1, Ordering::SeqCst)) else {
+            return;
+        };
+        let opening = &book[job.opening];
+        // Every engine started fine before the first game, so a failure here is a restart
+        // after a fault: the engine would forfeit every game from here on.
+        let cannot_restart = |idx: usize, e: EngineFault| {
+            abort.lock().get_or_insert(format!(
+                "match aborted: engine '{}' cannot be restarted: {e}",
+                specs[idx].name
+            ));
+            stop.store(true, Ordering::SeqCst);
+        };
+        let red = take_engine(&mut running, specs, job.red);
+        let black = take_engine(&mut running, specs, job.black);
+        let (mut red, mut black) = match (red, black) {
+            (Ok(r), Ok(b)) => (r, b),
+            (Err(e), _) => return cannot_restart(job.red, e),
+            (_, Err(e)) => return cannot_restart(job.black, e),
+        };
+        let (red_name, black_name) = (&specs[job.red].name, &specs[job.black].name);
+        let record = game::play_game(
+            &mut red, &mut black, red_name, black_name, opening, settings, stop,
+        );
+        for (idx, e) in [(job.red, red), (job.black, black)] {
+            if e.is_healthy() {
+                running.insert(idx, e);
+            }
+        }
+        match record {
+            Some(rec) => {
+                if tx.send((job, rec)).is_err() {
+                    return;
+                }
+            }
+            None => return,
+        }
+    }
+}
+
+fn take_engine(
+    running: &mut HashMap<usize, EngineProcess>,
+    specs: &[EngineSpec],
+    idx: usize,
+) -> Result<EngineProcess, EngineFault> {
+    match running.remove(&idx) {
+        Some(e) => Ok(e),
+        None => EngineProcess::start(&specs[idx]),
+    }
+}
+
+fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn Write) {
+    let _ = writeln!(out, "\nMatch finished: {} games in {secs:.1} s", s.games);
+    for p in &s.pairings {
+        let t = &p.tally;
+        let _ = writeln!(
+            out,
+            "{} vs {}: {}",
+            s.names[p.engines.0],
+            s.names[p.engines.1],
+            points_line(t)
+        );
+        if let Some(e) = t.elo_pentanomial().filter(|_| t.pairs() > 0) {
+            let _ = writeln!(
+                out,
+                "  Elo {:+.2} ± {:.2} (pentanomial, {} pairs), LOS {:.2} %, Ptnml(0-2) {:?}",
+                e.elo + 0.0,
+                e.error,
+                t.pairs(),
+                e.los * 100.0,
+                t.penta
+            );
+            if let Some((ne, ne_err)) = stats::normalized_elo(&t.penta) {
+                let _ = writeln!(out, "  nElo {ne:+.2} ± {ne_err:.2}");
+            }
+        }
+        if let Some(e) = t.elo_trinomial() {
+            let _ = writeln!(
+                out,
+                "  Elo {:+.2} ± {:.2} (trinomial), LOS(W/L) {:.2} %, draws {:.1} %",
+                e.elo + 0.0,
+                e.error,
+                stats::los_wl(t.wins, t.losses) * 100.0,
+                100.0 * t.draws as f64 / t.games().max(1) as f64
+            );
+        }
+    }
+    if let (Some(sp), Some((llr, verdict))) = (&cfg.sprt, s.sprt) {
+        let what = match verdict {
+            SprtVerdict::H0 => "H0 accepted (failed: the change is not worth elo1)",
+            SprtVerdict::H1 => "H1 accepted (passed: the change is worth more than elo0)",
+            SprtVerdict::Continue => "undecided",
+        };
+        let _ = writeln!(
+            out,
+            "SPRT [{}, {}] {:?} alpha {} beta {}: LLR {llr:.2} ({:.2}, {:.2}): {what}",
+            sp.elo0,
+            sp.elo1,
+            sp.model,
+            sp.alpha,
+            sp.beta,
+            sp.lower_bound(),
+            sp.upper_bound()
+        );
+    }
+    let ends: Vec<String> = s
+        .terminations
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let _ = writeln!(out, "Terminations: {}", ends.join(", "));
+    if s.names.len() > 2 {
+        let mut points = vec![(0.0f64, 0u64); s.names.len()];
+        for p in &s.pairings {
+            let t = &p.tally;
+            points[p.engines.0].0 += t.points();
+            points[p.engines.0].1 += t.games();
+            points[p.engines.1].0 += t.games() as f64 - t.points();
+            points[p.engines.1].1 += t.games();
+        }
+        let mut order: Vec<usize> = (0..s.names.len()).collect();
+        order.sort_by(|&a, &b| points[b].0.total_cmp(&points[a].0));
+        let _ = writeln!(out, "Standings:");
+        for (rank, i) in order.into_iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {}. {:<20} {:.1}/{}",
+                rank + 1,
+                s.names[i],
+                points[i].0,
+                points[i].1
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_pairs_colours_and_openings() {
+        let s = Schedule {
+            pairings: vec![(0, 1), (0, 2), (1, 2)],
+            games_per_pairing: 4,
+            openings: 5,
+        };
+        assert_eq!(s.total(), 12);
+        let jobs: Vec<Job> = (0..12).map(|i| s.job(i).unwrap()).collect();
+        assert!(s.job(12).is_none());
+        // Games 1 and 2: pairing 0, same opening, colours swapped.
+        assert_eq!((jobs[0].red, jobs[0].black), (0, 1));
+        assert_eq!((jobs[1].red, jobs[1].black), (1, 0));
+        assert_eq!(jobs[0].opening, jobs[1].opening);
+        assert_eq!(jobs[0].pair, jobs[1].pair);
+        assert_eq!((jobs[2].red, jobs[2].black), (0, 2));
+        assert_eq!((jobs[5].red, jobs[5].black), (2, 1));
+        assert_eq!(jobs[6].opening, 1);
+        assert_eq!(jobs[6].pairing, 0);
+    }
+}

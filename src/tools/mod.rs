@@ -1,0 +1,7 @@
+//! The tools built on the engine: `bench` (the search signature), `judge` (a referee for game
+//! records), the match runner, and the evaluation tuner. The engine never depends on them.
+
+pub mod bench;
+pub mod judge;
+pub mod match_runner;
+pub mod tune;
