@@ -13,7 +13,7 @@ use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;
 use chuhan::engine::{MAX_HASH_MB, MAX_THREADS};
 use chuhan::protocol::input::MAX_LINE_BYTES;
-use chuhan::protocol::options::{self, Kind, Opt, TABLE};
+use chuhan::protocol::options::{self, Kind, TABLE};
 use chuhan::protocol::Command;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::collections::VecDeque;
@@ -215,7 +215,7 @@ fn go_line(rng: &mut Rng) -> String {
 }
 
 /// A value for an option: mostly of its type, sometimes not.
-fn option_value(rng: &mut Rng, opt: Opt, kind: Kind) -> Option<String> {
+fn option_value(rng: &mut Rng, name: &str, kind: Kind) -> Option<String> {
     if rng.chance(10) {
         return match rng.below(3) {
             0 => None,
@@ -223,13 +223,13 @@ fn option_value(rng: &mut Rng, opt: Opt, kind: Kind) -> Option<String> {
             _ => Some(rng.pick(&NUMBERS).to_string()),
         };
     }
-    Some(match (opt, kind) {
+    Some(match (name, kind) {
         // A real machine's limits: no hash table of gigabytes, no thousand threads.
-        (Opt::Hash, _) => rng
+        ("Hash", _) => rng
             .pick(&["1", "2", "16", "64", "0", "-1", "1048577", "many"])
             .to_string(),
-        (Opt::Threads, _) => rng.pick(&["1", "2", "3", "0", "1025", "-1"]).to_string(),
-        (Opt::BookFiles, _) => rng
+        ("Threads", _) => rng.pick(&["1", "2", "3", "0", "1025", "-1"]).to_string(),
+        ("BookFile", _) => rng
             .pick(&[
                 "<empty>",
                 "",
@@ -247,8 +247,8 @@ fn option_value(rng: &mut Rng, opt: Opt, kind: Kind) -> Option<String> {
             2 => (max + 1).to_string(),
             _ => rng.pick(&NUMBERS).to_string(),
         },
-        (_, Kind::Check(_)) => rng.pick(&["true", "false", "on", "0", "maybe"]).to_string(),
-        (_, Kind::Button) => return None,
+        (_, Kind::Check { .. }) => rng.pick(&["true", "false", "on", "0", "maybe"]).to_string(),
+        (_, Kind::Button { .. }) => return None,
         (_, Kind::Combo { vars, .. }) => {
             if rng.chance(80) {
                 rng.pick(vars).to_string()
@@ -256,7 +256,7 @@ fn option_value(rng: &mut Rng, opt: Opt, kind: Kind) -> Option<String> {
                 "MoonRule".into()
             }
         }
-        (_, Kind::Text(_)) => rng.pick(&["xiangqi", "1", "", "a b c"]).to_string(),
+        (_, Kind::Text { .. }) => rng.pick(&["xiangqi", "1", "", "a b c"]).to_string(),
     })
 }
 
@@ -273,7 +273,7 @@ fn setoption_line(rng: &mut Rng) -> String {
     } else {
         *rng.pick(&names)
     };
-    let value = option_value(rng, spec.opt, spec.kind);
+    let value = option_value(rng, spec.name(), spec.kind);
     match (rng.chance(50), value) {
         (true, Some(v)) => format!("setoption name {name} value {v}"),
         (true, None) => format!("setoption name {name}"),
@@ -398,9 +398,9 @@ fn may_send(line: &[u8]) -> bool {
         Ok(Command::SetOption { name, value }) => {
             let n: i64 = value.and_then(|v| v.parse().ok()).unwrap_or(0);
             // Values beyond the option's range are refused, so they may go.
-            match options::lookup(&name).map(|s| s.opt) {
-                Some(Opt::Hash) => n <= 256 || n > MAX_HASH_MB as i64,
-                Some(Opt::Threads) => n <= 4 || n > MAX_THREADS as i64,
+            match options::lookup(&name).map(|s| s.name()) {
+                Some("Hash") => n <= 256 || n > MAX_HASH_MB as i64,
+                Some("Threads") => n <= 4 || n > MAX_THREADS as i64,
                 _ => true,
             }
         }

@@ -67,18 +67,29 @@ pub struct EngineOptions {
     pub eval: Option<Arc<Tables>>,
 }
 
+impl EngineOptions {
+    /// The library's defaults (no opening book), the one home of every default value.
+    pub const DEFAULT: EngineOptions = EngineOptions {
+        threads: 1,
+        multipv: 1,
+        move_overhead: Duration::from_millis(30),
+        features: SearchFeatures::DEFAULT,
+        rules: RuleSet::Chinese,
+        use_book: false,
+        strength: StrengthRequest::FULL,
+        eval: None,
+    };
+
+    /// What GUIs get (`Engine::for_gui`) and the handshake announces: the book in use.
+    pub const FOR_GUI: EngineOptions = EngineOptions {
+        use_book: true,
+        ..EngineOptions::DEFAULT
+    };
+}
+
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions {
-            threads: 1,
-            multipv: 1,
-            move_overhead: Duration::from_millis(30),
-            features: SearchFeatures::default(),
-            rules: RuleSet::default(),
-            use_book: false,
-            strength: StrengthRequest::default(),
-            eval: None,
-        }
+        EngineOptions::DEFAULT
     }
 }
 
@@ -137,7 +148,7 @@ impl Engine {
     pub fn for_gui() -> Engine {
         let mut e = Engine::new();
         e.book = Arc::new(Book::built_in());
-        e.options.use_book = true;
+        e.options = EngineOptions::FOR_GUI;
         e
     }
 

@@ -28,11 +28,10 @@ use crate::board::position::Position;
 use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
 use crate::engine::{Engine, Listener, SearchEvent};
-use crate::rules::RuleSet;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
 use input::Input;
-use options::{Opt, Value as OptValue};
+use options::OptionChange;
 use output::{InfoStyle, Verdict, VerdictInput};
 use parking_lot::Mutex;
 use std::collections::HashSet;
@@ -115,14 +114,32 @@ enum Flow {
     Quit,
 }
 
+/// The settings only the protocol layer uses; the engine never sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct ProtocolSettings {
+    /// UCCI `go time …` in milliseconds (true) or seconds (false): `usemillisec`.
+    pub use_millisec: bool,
+    /// Add `wdl W D L` to UCI info lines: `UCI_ShowWDL`.
+    pub show_wdl: bool,
+    /// May the engine resign a lost game (UCCI `resign`).
+    pub may_resign: bool,
+}
+
+impl ProtocolSettings {
+    /// At the start of a session (and what the handshake announces).
+    pub const DEFAULT: ProtocolSettings = ProtocolSettings {
+        use_millisec: true,
+        show_wdl: false,
+        may_resign: false,
+    };
+}
+
 /// One GUI session: the dialect, protocol-only settings and the engine.
 struct Session {
     dialect: Dialect,
     slot: Slot,
     out: Out,
-    use_millisec: bool,
-    show_wdl: bool,
-    may_resign: bool,
+    settings: ProtocolSettings,
     /// The opponent offered a draw (`go draw`, `ponderhit draw`); read when the move is sent.
     draw_offered: Arc<AtomicBool>,
     reported_unknown: HashSet<String>,
@@ -139,9 +156,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
             w: Box::new(output),
             pending: false,
         }))),
-        use_millisec: true,
-        show_wdl: false,
-        may_resign: false,
+        settings: ProtocolSettings::DEFAULT,
         draw_offered: Arc::new(AtomicBool::new(false)),
         reported_unknown: HashSet::new(),
         perft: None,
@@ -288,49 +303,43 @@ impl Session {
             self.info_string(&format!("unknown option '{name}' ignored"));
             return;
         };
-        let v = match spec.parse(value) {
-            Ok(v) => v,
-            Err(e) => {
-                self.info_string(&format!("option '{name}': {e}; unchanged"));
-                return;
-            }
-        };
-        match (spec.opt, v) {
-            (Opt::Hash, OptValue::Int(n)) => match physical_memory_mb() {
+        match spec.parse(value) {
+            Ok(change) => self.apply(name, change),
+            Err(e) => self.info_string(&format!("option '{name}': {e}; unchanged")),
+        }
+    }
+
+    /// Apply a checked option (`name` as the GUI spelled it, for reports).
+    fn apply(&mut self, name: &str, change: OptionChange) {
+        match change {
+            OptionChange::Hash(mb) => match physical_memory_mb() {
                 // Asking for more than the machine has would end the process, not the option.
-                Some(total) if n as u64 > total * 3 / 4 => self.info_string(&format!(
-                    "option '{name}': {n} MB is more than this machine can give \
+                Some(total) if mb as u64 > total * 3 / 4 => self.info_string(&format!(
+                    "option '{name}': {mb} MB is more than this machine can give \
                      ({total} MB in all); unchanged"
                 )),
                 _ => {
-                    if let Err(e) = self.engine().set_hash_mb(n as usize) {
+                    if let Err(e) = self.engine().set_hash_mb(mb) {
                         self.info_string(&format!("option '{name}': {e}"));
                     }
                 }
             },
-            (Opt::Threads, OptValue::Int(n)) => self.engine().set_threads(n as usize),
-            (Opt::MultiPv, OptValue::Int(n)) => self.engine().options.multipv = n as usize,
-            (Opt::MoveOverhead, OptValue::Int(n)) => {
-                self.engine().options.move_overhead = Duration::from_millis(n as u64)
-            }
-            (Opt::ClearHash, _) => self.engine().clear_hash(),
-            (Opt::NewGame, _) => self.engine().new_game(),
-            (Opt::ShowWdl, OptValue::Bool(b)) => self.show_wdl = b,
-            (Opt::UseMillisec, OptValue::Bool(b)) => self.use_millisec = b,
-            (Opt::Resign, OptValue::Bool(b)) => self.may_resign = b,
-            (Opt::UseBook, OptValue::Bool(b)) => self.engine().options.use_book = b,
-            (Opt::BookFiles, OptValue::Text(path)) => self.set_book_file(name, &path),
-            (Opt::RepetitionRule, OptValue::Text(t)) => match t.parse::<RuleSet>() {
-                Ok(rules) => self.engine().options.rules = rules,
-                Err(e) => self.info_string(&format!("option '{name}': {e}; unchanged")),
-            },
-            (Opt::LimitStrength, OptValue::Bool(b)) => self.engine().options.strength.limit = b,
-            (Opt::Elo, OptValue::Int(n)) => self.engine().options.strength.elo = n as u32,
-            (Opt::SkillLevel, OptValue::Int(n)) => {
-                self.engine().options.strength.skill_level = n as u32
-            }
+            OptionChange::Threads(n) => self.engine().set_threads(n),
+            OptionChange::MultiPv(n) => self.engine().options.multipv = n,
+            OptionChange::MoveOverhead(d) => self.engine().options.move_overhead = d,
+            OptionChange::ClearHash => self.engine().clear_hash(),
+            OptionChange::NewGame => self.engine().new_game(),
+            OptionChange::ShowWdl(b) => self.settings.show_wdl = b,
+            OptionChange::UseMillisec(b) => self.settings.use_millisec = b,
+            OptionChange::Resign(b) => self.settings.may_resign = b,
+            OptionChange::UseBook(b) => self.engine().options.use_book = b,
+            OptionChange::BookFile(path) => self.set_book_file(name, &path),
+            OptionChange::Rules(rules) => self.engine().options.rules = rules,
+            OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
+            OptionChange::Elo(elo) => self.engine().options.strength.elo = elo,
+            OptionChange::SkillLevel(n) => self.engine().options.strength.skill_level = n,
             // Ponder needs nothing from us (the GUI sends `go ponder`); the rest is accepted.
-            _ => {}
+            OptionChange::Ponder(_) | OptionChange::Accepted => {}
         }
     }
 
@@ -390,8 +399,12 @@ impl Session {
             return;
         }
         self.end_perft();
-        let (dialect, show_wdl, may_resign) = (self.dialect, self.show_wdl, self.may_resign);
-        let use_millisec = self.use_millisec;
+        let dialect = self.dialect;
+        let ProtocolSettings {
+            use_millisec,
+            show_wdl,
+            may_resign,
+        } = self.settings;
         let engine = self.engine();
         // Answer any running search first, so that its `bestmove` cannot be mistaken for ours.
         engine.stop();

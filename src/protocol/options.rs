@@ -1,53 +1,65 @@
-//! The option table: every option name either dialect may send, its type and range, and which
-//! names are announced in which handshake. Names match case-insensitively, ignoring spaces,
-//! `_` and `-`, so `Hash`, `hashsize`, `Clear Hash` and `clearhash` all resolve. Options that
-//! other engines offered and GUIs still send are known here too, as [`Opt::Accepted`]: they
-//! are taken quietly. An option is only announced when it does something.
+//! The option table: every option either dialect may send, declared once with its names (UCI,
+//! UCCI, further spellings), its type, default and range, and what it changes. Names match
+//! case-insensitively, ignoring spaces, `_` and `-`, so `Hash`, `hashsize`, `Clear Hash` and
+//! `clearhash` all resolve. Options that other engines offered and GUIs still send are known
+//! here too, as [`OptionChange::Accepted`]: they are taken quietly. An option is only announced
+//! when it does something.
+//!
+//! A value is checked against its row and turned into an [`OptionChange`], a typed value the
+//! loop applies with one exhaustive `match`: each row's type carries the function that builds
+//! its change, so a type mismatch cannot compile. Defaults come from the typed settings they
+//! set ([`EngineOptions::FOR_GUI`], [`ProtocolSettings::DEFAULT`]), never written twice.
 
 use super::output::echo;
+use super::ProtocolSettings;
+use crate::engine::{Engine, EngineOptions, MAX_HASH_MB, MAX_THREADS};
+use crate::rules::RuleSet;
+use crate::search::strength::{MAX_ELO, MAX_SKILL, MIN_ELO};
 use std::fmt;
+use std::time::Duration;
 
-/// What an option controls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Opt {
+/// What setting an option changes, with its checked value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionChange {
     /// Hash size in MB (`Hash`, `hashsize`).
-    Hash,
+    Hash(usize),
     /// Search threads.
-    Threads,
+    Threads(usize),
     /// Empty the hash table (`Clear Hash`).
     ClearHash,
     /// The GUI may send `go ponder` (nothing to do on our side).
-    Ponder,
+    Ponder(bool),
     /// Number of principal variations.
-    MultiPv,
-    /// Time kept per move for communication delays, ms.
-    MoveOverhead,
+    MultiPv(usize),
+    /// Time kept per move for communication delays.
+    MoveOverhead(Duration),
     /// Add `wdl W D L` to UCI info lines.
-    ShowWdl,
+    ShowWdl(bool),
     /// UCCI `go time …` in milliseconds (true) or seconds (false).
-    UseMillisec,
+    UseMillisec(bool),
     /// A new game (`setoption newgame`).
     NewGame,
     /// May the engine resign a lost game (UCCI `bestmove … resign`).
-    Resign,
+    Resign(bool),
     /// Use the opening book (`usebook`, `OwnBook`).
-    UseBook,
-    /// Book file(s) (`bookfiles`, `BookFile`).
-    BookFiles,
+    UseBook(bool),
+    /// Book file (`bookfiles`, `BookFile`); empty: the built-in book.
+    BookFile(String),
     /// The repetition rule set (`Repetition Rule`: ChineseRule, AsianRule, …).
-    RepetitionRule,
+    Rules(RuleSet),
     /// `UCI_LimitStrength`.
-    LimitStrength,
+    LimitStrength(bool),
     /// `UCI_Elo`.
-    Elo,
+    Elo(u32),
     /// `Skill Level`.
-    SkillLevel,
+    SkillLevel(u32),
     /// Known from other engines; accepted without effect.
     Accepted,
 }
 
-/// The type of an option, with its default and range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The type of an option, with its default, its range, and how a checked value becomes a
+/// change.
+#[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// An integer in `min..=max`.
     Spin {
@@ -57,183 +69,219 @@ pub enum Kind {
         min: i64,
         /// Largest accepted value.
         max: i64,
+        /// The change, from a value in range.
+        set: fn(i64) -> OptionChange,
     },
     /// true / false.
-    Check(bool),
+    Check {
+        /// Default value.
+        default: bool,
+        /// The change.
+        set: fn(bool) -> OptionChange,
+    },
     /// No value: pressing it acts.
-    Button,
+    Button {
+        /// The change.
+        press: fn() -> OptionChange,
+    },
     /// Free text, with its default.
-    Text(&'static str),
-    /// One of a few named values (parsed further by whoever applies it).
+    Text {
+        /// Default value.
+        default: &'static str,
+        /// The change, from the text (every spelling of "nothing" as `""`).
+        set: fn(String) -> OptionChange,
+    },
+    /// One of a few named values.
     Combo {
         /// Default value.
         default: &'static str,
         /// The values announced.
         vars: &'static [&'static str],
+        /// The change, or why the value is refused.
+        set: fn(&str) -> Result<OptionChange, String>,
     },
 }
 
 /// One row of the option table.
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
-    /// What it controls.
-    pub opt: Opt,
     /// Name announced to UCI GUIs (None: not announced in UCI).
     pub uci: Option<&'static str>,
     /// Name announced to UCCI GUIs (None: not announced in UCCI).
     pub ucci: Option<&'static str>,
     /// Further accepted spellings.
     pub aliases: &'static [&'static str],
-    /// Type, default and range.
+    /// Type, default, range and change.
     pub kind: Kind,
 }
 
-/// Default and range of `Hash`.
-pub const HASH: Kind = Kind::Spin {
-    default: crate::engine::Engine::DEFAULT_HASH_MB as i64,
-    min: 1,
-    max: crate::engine::MAX_HASH_MB as i64,
-};
+/// The defaults GUIs see.
+const GUI: EngineOptions = EngineOptions::FOR_GUI;
+const PROTOCOL: ProtocolSettings = ProtocolSettings::DEFAULT;
 
-/// The whole table: every option either dialect may send, and what each one announces.
+/// The whole table: every option either dialect may send, in the order announced.
 pub const TABLE: &[Spec] = &[
     Spec {
-        opt: Opt::UseMillisec,
         uci: None,
         ucci: Some("usemillisec"),
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check {
+            default: PROTOCOL.use_millisec,
+            set: OptionChange::UseMillisec,
+        },
     },
     Spec {
-        opt: Opt::Hash,
         uci: Some("Hash"),
         ucci: Some("hashsize"),
         aliases: &[],
-        kind: HASH,
+        kind: Kind::Spin {
+            default: Engine::DEFAULT_HASH_MB as i64,
+            min: 1,
+            max: MAX_HASH_MB as i64,
+            set: |n| OptionChange::Hash(n as usize),
+        },
     },
     Spec {
-        opt: Opt::Threads,
         uci: Some("Threads"),
         ucci: Some("threads"),
         aliases: &[],
         kind: Kind::Spin {
-            default: 1,
+            default: GUI.threads as i64,
             min: 1,
-            max: crate::engine::MAX_THREADS as i64,
+            max: MAX_THREADS as i64,
+            set: |n| OptionChange::Threads(n as usize),
         },
     },
     Spec {
-        opt: Opt::ClearHash,
         uci: Some("Clear Hash"),
         ucci: None,
         aliases: &[],
-        kind: Kind::Button,
+        kind: Kind::Button {
+            press: || OptionChange::ClearHash,
+        },
     },
     Spec {
-        opt: Opt::Ponder,
         uci: Some("Ponder"),
         ucci: Some("ponder"),
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check {
+            default: false,
+            set: OptionChange::Ponder,
+        },
     },
     Spec {
-        opt: Opt::MultiPv,
         uci: Some("MultiPV"),
         ucci: None,
         aliases: &[],
         kind: Kind::Spin {
-            default: 1,
+            default: GUI.multipv as i64,
             min: 1,
             max: 128,
+            set: |n| OptionChange::MultiPv(n as usize),
         },
     },
     Spec {
-        opt: Opt::MoveOverhead,
         uci: Some("Move Overhead"),
         ucci: None,
         aliases: &[],
         kind: Kind::Spin {
-            default: 30,
+            default: GUI.move_overhead.as_millis() as i64,
             min: 0,
             max: 5000,
+            set: |n| OptionChange::MoveOverhead(Duration::from_millis(n as u64)),
         },
     },
     Spec {
-        opt: Opt::ShowWdl,
         uci: Some("UCI_ShowWDL"),
         ucci: None,
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check {
+            default: PROTOCOL.show_wdl,
+            set: OptionChange::ShowWdl,
+        },
     },
     Spec {
-        opt: Opt::NewGame,
         uci: None,
         ucci: Some("newgame"),
         aliases: &[],
-        kind: Kind::Button,
+        kind: Kind::Button {
+            press: || OptionChange::NewGame,
+        },
     },
     Spec {
-        opt: Opt::Resign,
         uci: None,
         ucci: Some("resign"),
         aliases: &[],
-        kind: Kind::Check(false),
+        kind: Kind::Check {
+            default: PROTOCOL.may_resign,
+            set: OptionChange::Resign,
+        },
     },
     Spec {
-        opt: Opt::UseBook,
         uci: Some("OwnBook"),
         ucci: Some("usebook"),
         aliases: &[],
-        kind: Kind::Check(true),
+        kind: Kind::Check {
+            default: GUI.use_book,
+            set: OptionChange::UseBook,
+        },
     },
     Spec {
-        opt: Opt::BookFiles,
         uci: Some("BookFile"),
         ucci: Some("bookfiles"),
         aliases: &["book"],
-        kind: Kind::Text(""),
+        kind: Kind::Text {
+            default: "",
+            set: OptionChange::BookFile,
+        },
     },
     Spec {
-        opt: Opt::RepetitionRule,
         uci: Some("Repetition Rule"),
         ucci: Some("repetitionrule"),
         aliases: &["rule", "rules"],
         kind: Kind::Combo {
+            // The GUI spelling of `GUI.rules` (a test holds them together).
             default: "ChineseRule",
             vars: &["ChineseRule", "AsianRule", "DrawRule"],
+            set: |v| {
+                v.parse::<RuleSet>()
+                    .map(OptionChange::Rules)
+                    .map_err(|e| e.to_string())
+            },
         },
     },
     Spec {
-        opt: Opt::LimitStrength,
         uci: Some("UCI_LimitStrength"),
         ucci: None,
         aliases: &["ucilimitstrength"],
-        kind: Kind::Check(false),
+        kind: Kind::Check {
+            default: GUI.strength.limit,
+            set: OptionChange::LimitStrength,
+        },
     },
     Spec {
-        opt: Opt::Elo,
         uci: Some("UCI_Elo"),
         ucci: None,
         aliases: &["elo"],
         kind: Kind::Spin {
-            default: crate::search::strength::MAX_ELO as i64,
-            min: crate::search::strength::MIN_ELO as i64,
-            max: crate::search::strength::MAX_ELO as i64,
+            default: GUI.strength.elo as i64,
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+            set: |n| OptionChange::Elo(n as u32),
         },
     },
     Spec {
-        opt: Opt::SkillLevel,
         uci: Some("Skill Level"),
         ucci: Some("skilllevel"),
         aliases: &["skill"],
         kind: Kind::Spin {
-            default: 20,
+            default: GUI.strength.skill_level as i64,
             min: 0,
-            max: 20,
+            max: MAX_SKILL as i64,
+            set: |n| OptionChange::SkillLevel(n as u32),
         },
     },
     Spec {
-        opt: Opt::Accepted,
         uci: None,
         ucci: None,
         aliases: &[
@@ -267,7 +315,10 @@ pub const TABLE: &[Spec] = &[
             "loadbook",
             "dualtime",
         ],
-        kind: Kind::Text(""),
+        kind: Kind::Text {
+            default: "",
+            set: |_| OptionChange::Accepted,
+        },
     },
 ];
 
@@ -289,19 +340,6 @@ pub fn lookup(name: &str) -> Option<&'static Spec> {
     })
 }
 
-/// A checked option value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// For spins.
-    Int(i64),
-    /// For checks.
-    Bool(bool),
-    /// For text options.
-    Text(String),
-    /// For buttons.
-    Press,
-}
-
 /// Why a value was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
@@ -320,6 +358,8 @@ pub enum OptionError {
     },
     /// Not true or false.
     NotABool(String),
+    /// Refused by the option itself (a combo value it does not know), saying why.
+    Rejected(String),
 }
 
 impl fmt::Display for OptionError {
@@ -331,6 +371,7 @@ impl fmt::Display for OptionError {
                 write!(f, "{value} is out of range {min}..{max}")
             }
             OptionError::NotABool(v) => write!(f, "'{}' is not true or false", echo(v)),
+            OptionError::Rejected(why) => f.write_str(why),
         }
     }
 }
@@ -352,32 +393,37 @@ fn text_value(value: Option<&str>) -> &str {
 }
 
 impl Spec {
-    /// Check a value against this option's type.
-    pub fn parse(&self, value: Option<&str>) -> Result<Value, OptionError> {
+    /// Check a value against this option's type and range: the change it asks for.
+    pub fn parse(&self, value: Option<&str>) -> Result<OptionChange, OptionError> {
         match self.kind {
-            Kind::Button => Ok(Value::Press),
-            Kind::Text(_) => Ok(Value::Text(text_value(value).to_string())),
-            Kind::Combo { .. } => Ok(Value::Text(value.unwrap_or("").to_string())),
-            Kind::Check(_) => {
+            Kind::Button { press } => Ok(press()),
+            Kind::Text { set, .. } => Ok(set(text_value(value).to_string())),
+            Kind::Combo { set, .. } => set(value.unwrap_or("")).map_err(OptionError::Rejected),
+            Kind::Check { set, .. } => {
                 let v = value.ok_or(OptionError::Missing)?;
                 match v.to_ascii_lowercase().as_str() {
-                    "true" | "on" | "yes" | "1" => Ok(Value::Bool(true)),
-                    "false" | "off" | "no" | "0" => Ok(Value::Bool(false)),
+                    "true" | "on" | "yes" | "1" => Ok(set(true)),
+                    "false" | "off" | "no" | "0" => Ok(set(false)),
                     _ => Err(OptionError::NotABool(v.to_string())),
                 }
             }
-            Kind::Spin { min, max, .. } => {
+            Kind::Spin { min, max, set, .. } => {
                 let v = value.ok_or(OptionError::Missing)?;
                 let n: i64 = v
                     .parse()
                     .map_err(|_| OptionError::NotANumber(v.to_string()))?;
                 if (min..=max).contains(&n) {
-                    Ok(Value::Int(n))
+                    Ok(set(n))
                 } else {
                     Err(OptionError::OutOfRange { value: n, min, max })
                 }
             }
         }
+    }
+
+    /// The name shown for this row: its UCI name, else its UCCI name, else its first alias.
+    pub fn name(&self) -> &'static str {
+        self.uci.or(self.ucci).unwrap_or_else(|| self.aliases[0])
     }
 }
 
@@ -385,21 +431,30 @@ impl Spec {
 mod tests {
     use super::*;
 
+    fn change(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+        lookup(name).unwrap().parse(value)
+    }
+
     #[test]
     fn names_in_both_dialects_resolve() {
-        assert_eq!(lookup("Hash").unwrap().opt, Opt::Hash);
-        assert_eq!(lookup("hashsize").unwrap().opt, Opt::Hash);
-        assert_eq!(lookup("HASHSIZE").unwrap().opt, Opt::Hash);
-        assert_eq!(lookup("threads").unwrap().opt, Opt::Threads);
-        assert_eq!(lookup("Clear Hash").unwrap().opt, Opt::ClearHash);
-        assert_eq!(lookup("clear_hash").unwrap().opt, Opt::ClearHash);
-        assert_eq!(lookup("Move Overhead").unwrap().opt, Opt::MoveOverhead);
-        assert_eq!(lookup("uci_showwdl").unwrap().opt, Opt::ShowWdl);
-        assert_eq!(lookup("OwnBook").unwrap().opt, Opt::UseBook);
-        assert_eq!(lookup("BookFile").unwrap().opt, Opt::BookFiles);
-        assert_eq!(lookup("Repetition Rule").unwrap().opt, Opt::RepetitionRule);
-        assert_eq!(lookup("UCI_Elo").unwrap().opt, Opt::Elo);
-        assert_eq!(lookup("Skill Level").unwrap().opt, Opt::SkillLevel);
+        for (spelling, row) in [
+            ("Hash", "Hash"),
+            ("hashsize", "Hash"),
+            ("HASHSIZE", "Hash"),
+            ("threads", "Threads"),
+            ("Clear Hash", "Clear Hash"),
+            ("clear_hash", "Clear Hash"),
+            ("Move Overhead", "Move Overhead"),
+            ("uci_showwdl", "UCI_ShowWDL"),
+            ("OwnBook", "OwnBook"),
+            ("usebook", "OwnBook"),
+            ("bookfiles", "BookFile"),
+            ("rules", "Repetition Rule"),
+            ("UCI_Elo", "UCI_Elo"),
+            ("skill", "Skill Level"),
+        ] {
+            assert_eq!(lookup(spelling).unwrap().name(), row, "{spelling}");
+        }
         for quiet in [
             "Sixty Move Rule",
             "UCI_Variant",
@@ -407,21 +462,61 @@ mod tests {
             "EvalFile",
             "batch",
         ] {
-            assert_eq!(lookup(quiet).unwrap().opt, Opt::Accepted, "{quiet}");
+            assert_eq!(
+                change(quiet, Some("x")),
+                Ok(OptionChange::Accepted),
+                "{quiet}"
+            );
         }
         assert!(lookup("Frobnicate").is_none());
     }
 
     #[test]
+    fn values_become_typed_changes() {
+        assert_eq!(change("hashsize", Some("16")), Ok(OptionChange::Hash(16)));
+        assert_eq!(change("Threads", Some("3")), Ok(OptionChange::Threads(3)));
+        assert_eq!(change("MultiPV", Some("4")), Ok(OptionChange::MultiPv(4)));
+        assert_eq!(
+            change("Move Overhead", Some("120")),
+            Ok(OptionChange::MoveOverhead(Duration::from_millis(120)))
+        );
+        assert_eq!(change("UCI_Elo", Some("1500")), Ok(OptionChange::Elo(1500)));
+        assert_eq!(
+            change("Skill Level", Some("3")),
+            Ok(OptionChange::SkillLevel(3))
+        );
+        assert_eq!(
+            change("OwnBook", Some("off")),
+            Ok(OptionChange::UseBook(false))
+        );
+        assert_eq!(change("resign", Some("on")), Ok(OptionChange::Resign(true)));
+        assert_eq!(
+            change("Ponder", Some("true")),
+            Ok(OptionChange::Ponder(true))
+        );
+        assert_eq!(change("Clear Hash", None), Ok(OptionChange::ClearHash));
+        assert_eq!(change("newgame", Some("x")), Ok(OptionChange::NewGame));
+        assert_eq!(
+            change("Repetition Rule", Some("AsianRule")),
+            Ok(OptionChange::Rules(RuleSet::Asian))
+        );
+        assert_eq!(
+            change("Repetition Rule", Some("MoonRule")),
+            Err(OptionError::Rejected(
+                "MoonRule".parse::<RuleSet>().unwrap_err().to_string()
+            ))
+        );
+    }
+
+    #[test]
     fn values_are_checked() {
         let hash = lookup("Hash").unwrap();
-        assert_eq!(hash.parse(Some("16")), Ok(Value::Int(16)));
         assert_eq!(
             hash.parse(Some("0")),
             Err(OptionError::OutOfRange {
                 value: 0,
                 min: 1,
-                max: crate::engine::MAX_HASH_MB as i64
+                max: MAX_HASH_MB as i64
             })
         );
         assert!(matches!(
@@ -430,12 +525,14 @@ mod tests {
         ));
         assert_eq!(hash.parse(None), Err(OptionError::Missing));
         let ms = lookup("usemillisec").unwrap();
-        assert_eq!(ms.parse(Some("False")), Ok(Value::Bool(false)));
+        assert_eq!(
+            ms.parse(Some("False")),
+            Ok(OptionChange::UseMillisec(false))
+        );
         assert!(matches!(
             ms.parse(Some("maybe")),
             Err(OptionError::NotABool(_))
         ));
-        assert_eq!(lookup("newgame").unwrap().parse(None), Ok(Value::Press));
     }
 
     #[test]
@@ -444,13 +541,13 @@ mod tests {
         for nothing in [None, Some(""), Some("<empty>"), Some("<EMPTY>"), Some(" ")] {
             assert_eq!(
                 book.parse(nothing),
-                Ok(Value::Text(String::new())),
+                Ok(OptionChange::BookFile(String::new())),
                 "{nothing:?}"
             );
         }
         assert_eq!(
             book.parse(Some("books/main.txt")),
-            Ok(Value::Text("books/main.txt".into()))
+            Ok(OptionChange::BookFile("books/main.txt".into()))
         );
     }
 
@@ -458,8 +555,28 @@ mod tests {
     fn every_announced_name_resolves_to_its_row() {
         for spec in TABLE {
             for name in [spec.uci, spec.ucci].into_iter().flatten() {
-                assert_eq!(lookup(name).unwrap().opt, spec.opt, "{name}");
+                assert!(std::ptr::eq(lookup(name).unwrap(), spec), "{name}");
             }
+            for alias in spec.aliases {
+                assert!(std::ptr::eq(lookup(alias).unwrap(), spec), "{alias}");
+            }
+        }
+    }
+
+    #[test]
+    fn combo_values_are_rule_sets_and_the_default_is_the_engines() {
+        let Kind::Combo { default, vars, .. } = lookup("Repetition Rule").unwrap().kind else {
+            panic!("Repetition Rule is a combo");
+        };
+        assert_eq!(
+            change("Repetition Rule", Some(default)),
+            Ok(OptionChange::Rules(EngineOptions::FOR_GUI.rules))
+        );
+        for v in vars {
+            assert!(
+                matches!(change("rule", Some(v)), Ok(OptionChange::Rules(_))),
+                "{v}"
+            );
         }
     }
 }

@@ -46,24 +46,24 @@ pub fn handshake(d: Dialect) -> Vec<String> {
             Dialect::Ucci => spec.ucci,
         };
         let Some(name) = name else { continue };
-        let kind = match (d, spec.kind) {
-            (Dialect::Uci, Kind::Spin { default, min, max }) => {
-                format!("type spin default {default} min {min} max {max}")
-            }
-            // UCCI puts the default last.
-            (Dialect::Ucci, Kind::Spin { default, min, max }) => {
-                format!("type spin min {min} max {max} default {default}")
-            }
-            (_, Kind::Check(b)) => format!("type check default {b}"),
-            (_, Kind::Button) => "type button".into(),
-            (_, Kind::Combo { default, vars }) => {
+        let kind = match spec.kind {
+            Kind::Spin {
+                default, min, max, ..
+            } => match d {
+                Dialect::Uci => format!("type spin default {default} min {min} max {max}"),
+                // UCCI puts the default last.
+                Dialect::Ucci => format!("type spin min {min} max {max} default {default}"),
+            },
+            Kind::Check { default, .. } => format!("type check default {default}"),
+            Kind::Button { .. } => "type button".into(),
+            Kind::Combo { default, vars, .. } => {
                 let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
                 format!("type combo default {default} {}", vars.join(" "))
             }
-            (_, Kind::Text(t)) => {
+            Kind::Text { default, .. } => {
                 format!(
                     "type string default {}",
-                    if t.is_empty() { EMPTY } else { t }
+                    if default.is_empty() { EMPTY } else { default }
                 )
             }
         };

@@ -107,21 +107,24 @@ pub struct SearchFeatures {
 
 impl Default for SearchFeatures {
     fn default() -> Self {
-        SearchFeatures {
-            null_move: true,
-            lmr: true,
-            lmp: true,
-            futility: true,
-            reverse_futility: true,
-            check_extension: true,
-            aspiration: true,
-            // Off: self-play without it scored +64 ± 51 (8 000 nodes) and +20 ± 48 (16 000).
-            iir: false,
-        }
+        SearchFeatures::DEFAULT
     }
 }
 
 impl SearchFeatures {
+    /// All on but IIR.
+    pub const DEFAULT: SearchFeatures = SearchFeatures {
+        null_move: true,
+        lmr: true,
+        lmp: true,
+        futility: true,
+        reverse_futility: true,
+        check_extension: true,
+        aspiration: true,
+        // Off: self-play without it scored +64 ± 51 (8 000 nodes) and +20 ± 48 (16 000).
+        iir: false,
+    };
+
     /// Turn off the feature called `name` (as in the field names); false if unknown.
     pub fn disable(&mut self, name: &str) -> bool {
         let flag = match name {

@@ -32,15 +32,18 @@ pub struct StrengthRequest {
 
 impl Default for StrengthRequest {
     fn default() -> Self {
-        StrengthRequest {
-            limit: false,
-            elo: MAX_ELO,
-            skill_level: MAX_SKILL,
-        }
+        StrengthRequest::FULL
     }
 }
 
 impl StrengthRequest {
+    /// Full strength: no limit asked.
+    pub const FULL: StrengthRequest = StrengthRequest {
+        limit: false,
+        elo: MAX_ELO,
+        skill_level: MAX_SKILL,
+    };
+
     /// The level in force, 0..=20: the lower of `Skill Level` and, when limited, `UCI_Elo`'s level.
     pub fn skill(&self) -> u32 {
         let from_elo = if self.limit {
