@@ -4,12 +4,10 @@
 //! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
 
 use crate::book::Book;
-use crate::eval::{default_tables, Tables};
 use crate::history::History;
 use crate::movegen::legal_moves;
 use crate::position::{FenError, MoveError, Position};
-use crate::rules::RuleSet;
-use crate::search::{SearchFeatures, SearchInfo, SearchResult};
+use crate::search::{SearchInfo, SearchResult, SearchSettings};
 pub use crate::strength::StrengthRequest;
 use crate::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::time::{Limits, TimeManager};
@@ -62,38 +60,25 @@ impl std::error::Error for PositionError {}
 /// Tunable engine settings.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Search threads.
-    pub threads: usize,
-    /// Principal variations to report.
-    pub multipv: usize,
+    /// How the search searches: threads, lines, techniques, rules, evaluation tables.
+    pub search: SearchSettings,
     /// Time kept in reserve per move for communication delays.
     pub move_overhead: Duration,
-    /// Search techniques switched on (all by default; for self-play ablation).
-    pub features: SearchFeatures,
-    /// Repetition rules the search follows (Chinese by default).
-    pub rules: RuleSet,
     /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`);
     /// off for the library, on for GUIs (`Engine::for_gui`).
     pub use_book: bool,
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
-    /// Evaluation tables to search with instead of the built-in ones (for self-play between
-    /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
-    pub eval: Option<Arc<Tables>>,
 }
 
 impl EngineOptions {
     /// The library's defaults (no opening book), the one home of every default value.
     pub const DEFAULT: EngineOptions = EngineOptions {
-        threads: 1,
-        multipv: 1,
+        search: SearchSettings::DEFAULT,
         move_overhead: Duration::from_millis(30),
-        features: SearchFeatures::DEFAULT,
-        rules: RuleSet::Chinese,
         use_book: false,
         strength: StrengthRequest::FULL,
-        eval: None,
     };
 
     /// What GUIs get (`Engine::for_gui`) and the handshake announces: the book in use.
@@ -362,7 +347,7 @@ impl Engine {
 
     /// Set the number of search threads (1..MAX_THREADS).
     pub fn set_threads(&mut self, n: usize) {
-        self.options.threads = n.clamp(1, MAX_THREADS);
+        self.options.search.threads = n.clamp(1, MAX_THREADS);
     }
 
     /// Empty the hash table and the ordering statistics.
@@ -456,10 +441,9 @@ impl Job {
             }
             listener(SearchEvent::Info(info))
         };
-        let eval = match &self.options.eval {
-            Some(tables) => tables,
-            None => default_tables(),
-        };
+        // Below full strength, more lines are searched to choose among.
+        let search = &mut self.options.search;
+        search.multipv = strength.lines_to_search(search.multipv);
         let result = run_search(SearchRequest {
             pos: &self.pos,
             limits: &self.limits,
@@ -467,13 +451,9 @@ impl Job {
             stop: &self.control.stop,
             pondering: &self.control.pondering,
             time: &self.control.time,
-            multipv: strength.lines_to_search(self.options.multipv),
             histories: &mut self.histories,
-            threads: self.options.threads,
             report: &report,
-            features: self.options.features,
-            rules: self.options.rules,
-            eval,
+            settings: &self.options.search,
         });
         let random = crate::strength::clock_random(self.pos.key());
         strength.weaken(result, &lines.into_inner(), random)
