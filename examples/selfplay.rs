@@ -94,9 +94,9 @@ fn load_params(path: &str) -> Result<Arc<Tables>, String> {
 fn opponent(config: &Config) -> Result<Engine, String> {
     let mut e = small_engine()?;
     if let Some(tables) = &config.other_eval {
-        e.options.eval = Some(Arc::clone(tables));
+        e.options.search.eval = Some(Arc::clone(tables));
     } else if config.opponent != "none" {
-        e.options.features.disable(&config.opponent);
+        e.options.search.features.disable(&config.opponent);
     }
     Ok(e)
 }

@@ -213,7 +213,7 @@ fn node_limit_is_respected() {
 #[test]
 fn multipv_reports_distinct_lines() {
     let mut e = Engine::new();
-    e.options.multipv = 3;
+    e.options.search.multipv = 3;
     let infos: Vec<SearchInfo> = go(&mut e, depth(6))
         .iter()
         .map_while(|ev| match ev {

@@ -16,7 +16,7 @@ const CYCLE: [&str; 4] = ["c1d1", "d9e9", "d1e1", "e9d9"];
 fn search(rules: RuleSet, moves: &[&str], depth: u32) -> (Move, Value) {
     let mut e = Engine::new();
     e.set_hash_mb(16).unwrap();
-    e.options.rules = rules;
+    e.options.search.rules = rules;
     e.set_position(Some(FEN), moves).unwrap();
     let result = e.search_sync(Limits {
         depth: Some(depth),

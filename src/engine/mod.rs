@@ -12,14 +12,12 @@ use crate::board::position_line::PositionError;
 use crate::board::rng::Rng;
 use crate::board::types::Move;
 use crate::engine::book::Book;
-use crate::rules::RuleSet;
-use crate::search::eval::{default_tables, Tables};
 use crate::search::history::History;
 pub use crate::search::strength::StrengthRequest;
 use crate::search::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{TranspositionTable, TtEntry};
-use crate::search::{SearchFeatures, SearchInfo, SearchResult};
+use crate::search::{SearchInfo, SearchResult, SearchSettings};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -46,38 +44,25 @@ pub type Listener = Arc<dyn Fn(SearchEvent) + Send + Sync>;
 /// Tunable engine settings.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Search threads.
-    pub threads: usize,
-    /// Principal variations to report.
-    pub multipv: usize,
+    /// How the search searches: threads, lines, techniques, rules, evaluation tables.
+    pub search: SearchSettings,
     /// Time kept in reserve per move for communication delays.
     pub move_overhead: Duration,
-    /// Search techniques switched on (all by default; for self-play ablation).
-    pub features: SearchFeatures,
-    /// Repetition rules the search follows (Chinese by default).
-    pub rules: RuleSet,
     /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`);
     /// off for the library, on for GUIs (`Engine::for_gui`).
     pub use_book: bool,
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
-    /// Evaluation tables to search with instead of the built-in ones (for self-play between
-    /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
-    pub eval: Option<Arc<Tables>>,
 }
 
 impl EngineOptions {
     /// The library's defaults (no opening book), the one home of every default value.
     pub const DEFAULT: EngineOptions = EngineOptions {
-        threads: 1,
-        multipv: 1,
+        search: SearchSettings::DEFAULT,
         move_overhead: Duration::from_millis(30),
-        features: SearchFeatures::DEFAULT,
-        rules: RuleSet::Chinese,
         use_book: false,
         strength: StrengthRequest::FULL,
-        eval: None,
     };
 
     /// What GUIs get (`Engine::for_gui`) and the handshake announces: the book in use.
@@ -331,7 +316,7 @@ impl Engine {
 
     /// Set the number of search threads (1..MAX_THREADS).
     pub fn set_threads(&mut self, n: usize) {
-        self.options.threads = n.clamp(1, MAX_THREADS);
+        self.options.search.threads = n.clamp(1, MAX_THREADS);
     }
 
     /// Empty the hash table and the ordering statistics.
@@ -425,10 +410,9 @@ impl Job {
             }
             listener(SearchEvent::Info(info))
         };
-        let eval = match &self.options.eval {
-            Some(tables) => tables,
-            None => default_tables(),
-        };
+        // Below full strength, more lines are searched to choose among.
+        let search = &mut self.options.search;
+        search.multipv = strength.lines_to_search(search.multipv);
         let result = run_search(SearchRequest {
             pos: &self.pos,
             limits: &self.limits,
@@ -436,13 +420,9 @@ impl Job {
             stop: &self.control.stop,
             pondering: &self.control.pondering,
             time: &self.control.time,
-            multipv: strength.lines_to_search(self.options.multipv),
             histories: &mut self.histories,
-            threads: self.options.threads,
             report: &report,
-            features: self.options.features,
-            rules: self.options.rules,
-            eval,
+            settings: &self.options.search,
         });
         let random = Rng::from_clock(self.pos.key()).unit();
         strength.weaken(result, &lines.into_inner(), random)

@@ -325,7 +325,7 @@ impl Session {
                 }
             },
             OptionChange::Threads(n) => self.engine().set_threads(n),
-            OptionChange::MultiPv(n) => self.engine().options.multipv = n,
+            OptionChange::MultiPv(n) => self.engine().options.search.multipv = n,
             OptionChange::MoveOverhead(d) => self.engine().options.move_overhead = d,
             OptionChange::ClearHash => self.engine().clear_hash(),
             OptionChange::NewGame => self.engine().new_game(),
@@ -334,7 +334,7 @@ impl Session {
             OptionChange::Resign(b) => self.settings.may_resign = b,
             OptionChange::UseBook(b) => self.engine().options.use_book = b,
             OptionChange::BookFile(path) => self.set_book_file(name, &path),
-            OptionChange::Rules(rules) => self.engine().options.rules = rules,
+            OptionChange::Rules(rules) => self.engine().options.search.rules = rules,
             OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
             OptionChange::Elo(elo) => self.engine().options.strength.elo = elo,
             OptionChange::SkillLevel(n) => self.engine().options.strength.skill_level = n,
@@ -410,7 +410,7 @@ impl Session {
         engine.stop();
         engine.wait();
         let root = engine.position().clone();
-        let multipv = engine.options.multipv > 1;
+        let multipv = engine.options.search.multipv > 1;
         let (limits, problems) = limits_for(&g, &root, use_millisec);
         self.report_problems(&problems);
         self.draw_offered.store(g.draw, Ordering::SeqCst);

@@ -146,7 +146,7 @@ pub const TABLE: &[Spec] = &[
         ucci: Some("threads"),
         aliases: &[],
         kind: Kind::Spin {
-            default: GUI.threads as i64,
+            default: GUI.search.threads as i64,
             min: 1,
             max: MAX_THREADS as i64,
             set: |n| OptionChange::Threads(n as usize),
@@ -174,7 +174,7 @@ pub const TABLE: &[Spec] = &[
         ucci: None,
         aliases: &[],
         kind: Kind::Spin {
-            default: GUI.multipv as i64,
+            default: GUI.search.multipv as i64,
             min: 1,
             max: 128,
             set: |n| OptionChange::MultiPv(n as usize),
@@ -240,7 +240,7 @@ pub const TABLE: &[Spec] = &[
         ucci: Some("repetitionrule"),
         aliases: &["rule", "rules"],
         kind: Kind::Combo {
-            // The GUI spelling of `GUI.rules` (a test holds them together).
+            // The GUI spelling of `GUI.search.rules` (a test holds them together).
             default: "ChineseRule",
             vars: &["ChineseRule", "AsianRule", "DrawRule"],
             set: |v| {
@@ -570,7 +570,7 @@ mod tests {
         };
         assert_eq!(
             change("Repetition Rule", Some(default)),
-            Ok(OptionChange::Rules(EngineOptions::FOR_GUI.rules))
+            Ok(OptionChange::Rules(EngineOptions::FOR_GUI.search.rules))
         );
         for v in vars {
             assert!(

@@ -19,7 +19,7 @@ use crate::board::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::board::position::Position;
 use crate::board::types::*;
 use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
-use crate::search::eval::{evaluate_with, Tables};
+use crate::search::eval::{default_tables, evaluate_with, Tables};
 use crate::search::history::{History, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
 use crate::search::time::{Limits, TimeManager};
@@ -27,6 +27,7 @@ use crate::search::tt::{Bound, TranspositionTable};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// One line of search progress, as the protocols report it.
 #[derive(Clone, Debug)]
@@ -143,6 +144,45 @@ impl SearchFeatures {
     }
 }
 
+/// How searches search: the engine's settings the search reads, in one place. The engine
+/// owns them (`EngineOptions::search`) and lends them to each search by reference.
+#[derive(Clone, Debug)]
+pub struct SearchSettings {
+    /// Search threads (at least 1).
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Search techniques switched on (all by default; for self-play ablation).
+    pub features: SearchFeatures,
+    /// Repetition rules the search follows (Chinese by default).
+    pub rules: RuleSet,
+    /// Evaluation tables to search with instead of the built-in ones (for self-play between
+    /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
+    pub eval: Option<Arc<Tables>>,
+}
+
+impl SearchSettings {
+    /// One thread, one line, every default technique, the Chinese rules, the built-in tables.
+    pub const DEFAULT: SearchSettings = SearchSettings {
+        threads: 1,
+        multipv: 1,
+        features: SearchFeatures::DEFAULT,
+        rules: RuleSet::Chinese,
+        eval: None,
+    };
+
+    /// The evaluation tables in force.
+    pub fn tables(&self) -> &Tables {
+        self.eval.as_deref().unwrap_or_else(|| default_tables())
+    }
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings::DEFAULT
+    }
+}
+
 /// State shared by all threads of one search.
 pub struct Shared<'a> {
     /// The transposition table.
@@ -157,15 +197,11 @@ pub struct Shared<'a> {
     pub time: &'a Mutex<TimeManager>,
     /// Nodes searched, per thread.
     pub nodes: &'a [AtomicU64],
-    /// Number of principal variations to report.
-    pub multipv: usize,
     /// Progress callback (called by the main thread only).
     pub report: &'a (dyn Fn(SearchInfo) + Sync),
-    /// Which techniques are on.
-    pub features: SearchFeatures,
-    /// The repetition rules the search scores cycles by.
-    pub rules: RuleSet,
-    /// The evaluation's tables (the built-in ones, or candidates under test).
+    /// Threads, lines, techniques, rules and tables.
+    pub settings: &'a SearchSettings,
+    /// `settings.tables()`, looked up once rather than at every node.
     pub eval: &'a Tables,
 }
 
@@ -330,7 +366,7 @@ impl<'a> Worker<'a> {
             .depth
             .unwrap_or(MAX_PLY as u32 - 4)
             .clamp(1, MAX_PLY as u32 - 4);
-        let multipv = self.shared.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.shared.settings.multipv.clamp(1, self.root_moves.len());
         self.history.clear_killers();
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
@@ -447,7 +483,7 @@ impl<'a> Worker<'a> {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = 25;
         let (mut alpha, mut beta) =
-            if self.shared.features.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
+            if self.shared.settings.features.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
                 ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
             } else {
                 (-INFINITE, INFINITE)
@@ -486,7 +522,8 @@ impl<'a> Worker<'a> {
             self.frames[0].mv = m;
             self.frames[0].piece = self.pos.piece_on(m.from());
             self.play(m);
-            let ext = i32::from(self.shared.features.check_extension && self.pos.in_check());
+            let ext =
+                i32::from(self.shared.settings.features.check_extension && self.pos.in_check());
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == self.pv_idx {
@@ -498,7 +535,7 @@ impl<'a> Worker<'a> {
                     .last()
                     .is_some_and(|s| s.captured.is_none());
                 let r = root_reduction(
-                    &self.shared.features,
+                    &self.shared.settings.features,
                     depth,
                     i - self.pv_idx,
                     ext > 0,
@@ -557,7 +594,7 @@ impl<'a> Worker<'a> {
         if !self.filter.may_repeat(self.pos.key()) {
             return None;
         }
-        match rules::repetition_verdict_in_search(&self.pos, self.shared.rules, ply)? {
+        match rules::repetition_verdict_in_search(&self.pos, self.shared.settings.rules, ply)? {
             RepetitionVerdict::Draw => Some(DRAW),
             RepetitionVerdict::Win => {
                 self.rule_verdicts += 1;
@@ -680,7 +717,7 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth.
-            if self.shared.features.reverse_futility
+            if self.shared.settings.features.reverse_futility
                 && depth <= 7
                 && eval - 85 * (depth - i32::from(improving)) >= beta
             {
@@ -688,7 +725,7 @@ impl<'a> Worker<'a> {
             }
             // Null move, unless our side has nothing but pawns and defenders (zugzwang risk).
             let prev_null = ply > 0 && self.frames[ply - 1].mv == Move::NULL;
-            if self.shared.features.null_move
+            if self.shared.settings.features.null_move
                 && depth >= 3
                 && eval >= beta
                 && !prev_null
@@ -724,7 +761,7 @@ impl<'a> Worker<'a> {
         }
 
         // Internal iterative reduction: no hash move at a deep node.
-        let depth = if self.shared.features.iir
+        let depth = if self.shared.settings.features.iir
             && tt_move == Move::NONE
             && depth >= 6
             && (pv_node || cut_node)
@@ -769,7 +806,7 @@ impl<'a> Worker<'a> {
             // and any whose node is far below alpha (futility). Checks are kept: they are how
             // mates at the horizon are found.
             if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= 6 {
-                let f = &self.shared.features;
+                let f = &self.shared.settings.features;
                 let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
                 if (f.lmp && quiet_index as i32 >= lmp_limit)
                     || (f.futility && eval + 100 + 90 * depth <= alpha)
@@ -779,7 +816,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let ext = i32::from(
-                self.shared.features.check_extension
+                self.shared.settings.features.check_extension
                     && gives_check
                     && (ply as i32) < 2 * self.root_depth,
             );
@@ -789,7 +826,7 @@ impl<'a> Worker<'a> {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
                 let mut r = 0;
-                if self.shared.features.lmr
+                if self.shared.settings.features.lmr
                     && depth >= 3
                     && legal > 1 + usize::from(pv_node)
                     && !capture

@@ -4,12 +4,10 @@
 
 use crate::board::position::Position;
 use crate::board::types::{Move, INFINITE, MATE_BOUND};
-use crate::rules::RuleSet;
-use crate::search::eval::Tables;
 use crate::search::history::History;
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::TranspositionTable;
-use crate::search::{SearchFeatures, SearchInfo, SearchResult, Shared, Worker};
+use crate::search::{SearchInfo, SearchResult, SearchSettings, Shared, Worker};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,25 +29,17 @@ pub struct SearchRequest<'a> {
     pub pondering: &'a AtomicBool,
     /// Deadlines.
     pub time: &'a Mutex<TimeManager>,
-    /// Number of principal variations.
-    pub multipv: usize,
     /// Ordering statistics per thread, kept across searches (resized to the thread count).
     pub histories: &'a mut Vec<History>,
-    /// Number of threads (at least 1).
-    pub threads: usize,
     /// Progress callback.
     pub report: &'a (dyn Fn(SearchInfo) + Sync),
-    /// Which search techniques are on.
-    pub features: SearchFeatures,
-    /// Repetition rules in force.
-    pub rules: RuleSet,
-    /// Evaluation tables.
-    pub eval: &'a Tables,
+    /// Threads, lines, techniques, rules and tables.
+    pub settings: &'a SearchSettings,
 }
 
-/// Run a search to its end on the calling thread plus `threads - 1` helpers.
+/// Run a search to its end on the calling thread plus `settings.threads - 1` helpers.
 pub fn run_search(req: SearchRequest<'_>) -> SearchResult {
-    let threads = req.threads.max(1);
+    let threads = req.settings.threads.max(1);
     req.histories.resize_with(threads, History::new);
     req.histories.truncate(threads);
     let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
@@ -60,11 +50,9 @@ pub fn run_search(req: SearchRequest<'_>) -> SearchResult {
         limits: req.limits,
         time: req.time,
         nodes: &nodes,
-        multipv: req.multipv,
         report: req.report,
-        features: req.features,
-        rules: req.rules,
-        eval: req.eval,
+        settings: req.settings,
+        eval: req.settings.tables(),
     };
     req.tt.new_search();
     let histories = std::mem::take(req.histories);

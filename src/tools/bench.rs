@@ -81,7 +81,7 @@ pub fn run_with_rules(
     rules: RuleSet,
 ) -> Result<BenchResult, String> {
     let mut engine = Engine::new();
-    engine.options.rules = rules;
+    engine.options.search.rules = rules;
     engine.set_hash_mb(hash_mb)?;
     engine.set_threads(threads);
     let start = Instant::now();
