@@ -120,7 +120,7 @@ const GUI: EngineOptions = EngineOptions::FOR_GUI;
 const PROTOCOL: ProtocolSettings = ProtocolSettings::DEFAULT;
 
 /// The whole table: every option either dialect may send, in the order announced.
-pub const TABLE: &[Spec] = &[
+pub static TABLE: &[Spec] = &[
     Spec {
         uci: None,
         ucci: Some("usemillisec"),
