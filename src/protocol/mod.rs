@@ -4,7 +4,7 @@
 //! a bound on what one line can cost; the main loop parses each line into a [`Command`]
 //! (`command.rs`) and drives the [`Engine`]; the search reports through a listener that
 //! formats per dialect (`output.rs`) and writes through the one shared, locked, flushed
-//! [`Out`]. Because the search runs on its own thread, `isready`,
+//! `Out`. Because the search runs on its own thread, `isready`,
 //! `stop`, `ponderhit` and `quit` are answered mid-search.
 //!
 //! The first of `uci`/`ucci` picks the dialect (the last one wins if both come). The engine
