@@ -6,8 +6,10 @@
 //! Time bounds here are generous on purpose (CI shares two cores): they catch a hung or
 //! ignored command, not a slow one. Latency is measured by `scripts/latency.py`.
 
+mod common;
 use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;
+use common::START_FAILURE;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -1089,18 +1091,6 @@ fn the_opening_book_answers_game_moves_but_not_analysis() {
         "{said:?}"
     );
 }
-
-/// Phrases XBoard takes for a failed engine start wherever they appear in an engine's line
-/// (`HandleMachineMove` in its backend.c), and the system's own error suffix.
-const START_FAILURE: [&str; 7] = [
-    "no such file",
-    "not found",
-    "permission denied",
-    "unknown host",
-    "no remote directory",
-    "can't alloc",
-    "os error",
-];
 
 fn reads_as_start_failure(line: &str) -> bool {
     let line = line.to_lowercase();

@@ -9,12 +9,14 @@
 //! failure names the seed and shows the latest traffic. A long run for a release check:
 //! `CHUHAN_FUZZ_LINES=1000000 cargo test --release --test protocol_fuzz -- --nocapture`.
 
+mod common;
 use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;
 use chuhan::engine::{MAX_HASH_MB, MAX_THREADS};
 use chuhan::protocol::input::MAX_LINE_BYTES;
 use chuhan::protocol::options::{self, Kind, TABLE};
 use chuhan::protocol::Command;
+use common::START_FAILURE;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
@@ -27,17 +29,6 @@ const BLOCK: usize = 40;
 const PATIENCE: Duration = Duration::from_secs(60);
 /// The longest line the engine may write.
 const MAX_OUTPUT_LINE: usize = 4096;
-/// Phrases XBoard takes for a failed engine start (see tests/protocol.rs), and the system's
-/// error suffix.
-const START_FAILURE: [&str; 7] = [
-    "no such file",
-    "not found",
-    "permission denied",
-    "unknown host",
-    "no remote directory",
-    "can't alloc",
-    "os error",
-];
 
 /// SplitMix64: a tiny seeded generator, enough for test input.
 struct Rng(u64);
