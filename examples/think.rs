@@ -40,6 +40,7 @@ fn main() {
                     pv.join(" ")
                 );
             }
+            SearchEvent::Book(b) => println!("book move {} weight {}", b.mv, b.weight),
             SearchEvent::BestMove(r) => println!(
                 "best {:?} ponder {:?} score {:?} depth {} nodes {}",
                 r.best, r.ponder, r.score, r.depth, r.nodes

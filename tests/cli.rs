@@ -105,3 +105,85 @@ fn match_numbers_out_of_range_are_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad number of seconds"));
 }
+
+#[test]
+fn a_book_built_from_games_is_shown_and_loaded_by_the_engine() {
+    let dir = std::env::temp_dir().join(format!("chuhan-cli-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n\n1. C2.5 H8+7 2. H2+3 1-0\n\n[Result \"0-1\"]\n\n1. c3c4 c6c5 0-1\n",
+    )
+    .unwrap();
+    let book = dir.join("games.book");
+    let out = chuhan(
+        &[
+            "book",
+            "build",
+            "--out",
+            book.to_str().unwrap(),
+            "--games",
+            pgn.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("4 positions, 5 moves"), "{said}");
+    let shown = chuhan(&["book", "show", book.to_str().unwrap(), "h2e2"], b"");
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("h9g7"), "{shown}");
+    // The engine plays from it: after c3c4, the reply that won (h9g7 lost: weight 0, known
+    // but never played).
+    assert!(shown.contains("h9g7      0"), "{shown}");
+    let session = format!(
+        "ucci\nsetoption bookfiles {}\nposition startpos moves c3c4\ngo time 60000\nquit\n",
+        book.display()
+    );
+    let out = chuhan(&[], session.as_bytes());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("info string book move c6c5"), "{said}");
+    assert!(said.contains("bestmove c6c5"), "{said}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn book_commands_refuse_bad_input() {
+    let cases: [&[&str]; 7] = [
+        &["book"],
+        &["book", "build", "--games", "x.pgn"],
+        &["book", "build", "--out", "/tmp/x.book"],
+        &[
+            "book",
+            "build",
+            "--out",
+            "/tmp/x.book",
+            "--analyse",
+            "--nodes",
+            "-5",
+        ],
+        &[
+            "book",
+            "build",
+            "--out",
+            "/tmp/x.book",
+            "--analyse",
+            "--margin",
+            "0",
+        ],
+        &["book", "show", "/nonexistent/chuhan.book"],
+        &["book", "show"],
+    ];
+    for args in cases {
+        let out = chuhan(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("chuhan: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -1060,7 +1060,7 @@ fn the_opening_book_answers_game_moves_but_not_analysis() {
     let book_moves: Vec<String> = book
         .moves(&start)
         .iter()
-        .map(|(m, _)| m.to_string())
+        .map(|b| b.mv.to_string())
         .collect();
     let mut s = Session::with("ucci");
     s.send("position startpos");
@@ -1074,6 +1074,18 @@ fn the_opening_book_answers_game_moves_but_not_analysis() {
         .unwrap()
         .to_string();
     assert!(book_moves.contains(&best), "{best} not in {book_moves:?}");
+    // The book move is said to be one, and carries no draw offer or resignation.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("info string book move {best} "))),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().count(),
+        2,
+        "{lines:?}"
+    );
     // Without the book the engine searches (and reports how).
     s.send("setoption usebook false");
     s.send("go time 60000 increment 0 opptime 60000 oppincrement 0");
@@ -1154,7 +1166,7 @@ fn empty_string_options_mean_no_file_in_both_dialects() {
         built_in
             .moves(&Position::startpos())
             .iter()
-            .any(|(b, _)| b.to_string() == m),
+            .any(|b| b.mv.to_string() == m),
         "{m}"
     );
     let _ = std::fs::remove_file(book);

@@ -218,7 +218,7 @@ fn multipv_reports_distinct_lines() {
         .iter()
         .map_while(|ev| match ev {
             SearchEvent::Info(i) => Some(i),
-            SearchEvent::BestMove(_) => None,
+            SearchEvent::Book(_) | SearchEvent::BestMove(_) => None,
         })
         .collect();
     e.wait();

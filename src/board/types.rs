@@ -261,7 +261,7 @@ impl fmt::Display for Square {
 
 /// A move: from-square in the low 7 bits, to-square in the next 7. `Move::NONE` is 0
 /// (a1→a1 can never be a move), `Move::NULL` passes the turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u16);
 
 impl Move {

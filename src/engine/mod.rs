@@ -4,6 +4,7 @@
 //! `stop`, `isready` and `ponderhit`. Exactly one `SearchEvent::BestMove` is sent per `go`.
 
 pub mod book;
+pub mod files;
 pub mod openings;
 
 use crate::board::movegen::legal_moves;
@@ -11,7 +12,7 @@ use crate::board::position::{MoveError, Position};
 use crate::board::position_line::PositionError;
 use crate::board::rng::Rng;
 use crate::board::types::Move;
-use crate::engine::book::Book;
+use crate::engine::book::{Book, BookMove, BookPolicy};
 use crate::search::history::History;
 pub use crate::search::strength::StrengthRequest;
 use crate::search::thread::{run_search, SearchRequest, SEARCH_STACK};
@@ -34,6 +35,8 @@ pub const MAX_HASH_MB: usize = 1 << 20;
 pub enum SearchEvent {
     /// Progress: one principal variation.
     Info(SearchInfo),
+    /// The move comes from the opening book (sent just before its `BestMove`).
+    Book(BookMove),
     /// The search is over: the move to play (none when there is none) and the expected reply.
     BestMove(SearchResult),
 }
@@ -51,6 +54,8 @@ pub struct EngineOptions {
     /// Play from the opening book when it has the position (UCCI `usebook`, UCI `OwnBook`);
     /// off for the library, on for GUIs (`Engine::for_gui`).
     pub use_book: bool,
+    /// How the book chooses among a position's moves.
+    pub book_policy: BookPolicy,
     /// Strength limit asked by the GUI: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`
     /// (0..20, 20 = full strength).
     pub strength: StrengthRequest,
@@ -62,6 +67,7 @@ impl EngineOptions {
         search: SearchSettings::DEFAULT,
         move_overhead: Duration::from_millis(30),
         use_book: false,
+        book_policy: BookPolicy::DEFAULT,
         strength: StrengthRequest::FULL,
     };
 
@@ -95,6 +101,8 @@ pub struct Engine {
     job: Option<JoinHandle<Vec<History>>>,
     histories: Vec<History>,
     book: Arc<Book>,
+    /// Draws the book's choices: seeded for repeatable games, else from the clock.
+    book_rng: Rng,
     /// Current settings (threads, MultiPV, overhead).
     pub options: EngineOptions,
 }
@@ -125,6 +133,7 @@ impl Engine {
             job: None,
             histories: Vec::new(),
             book: Arc::new(Book::default()),
+            book_rng: Rng::from_clock(0),
             options: EngineOptions::default(),
         }
     }
@@ -140,6 +149,20 @@ impl Engine {
     /// Replace the opening book (the protocol reads book files: `BookFile`).
     pub fn set_book(&mut self, book: Book) {
         self.book = Arc::new(book);
+    }
+
+    /// The opening book in use (whether it is played depends on `options.use_book`).
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// Seed the book's choices: the same seed and the same games give the same book moves.
+    /// Seed 0 draws from the clock, so that games differ.
+    pub fn seed_book(&mut self, seed: u64) {
+        self.book_rng = match seed {
+            0 => Rng::from_clock(0),
+            s => Rng::new(s),
+        };
     }
 
     /// The current position.
@@ -217,7 +240,7 @@ impl Engine {
     /// Where the move comes from, `limits.search_moves` being the root moves. A book move
     /// answers a game move (clock or move time) at once; analysis (infinite, ponder) and fixed
     /// depth, nodes or mate searches always search.
-    fn move_source(&self, limits: &Limits) -> MoveSource {
+    fn move_source(&mut self, limits: &Limits) -> MoveSource {
         let roots = &limits.search_moves;
         if roots.is_empty() {
             return MoveSource::NoMove;
@@ -228,10 +251,10 @@ impl Engine {
             || limits.nodes.is_some()
             || limits.mate.is_some();
         if self.options.use_book && !analysing {
-            let random = Rng::from_clock(self.pos.key()).unit();
-            if let Some(m) = self.book.choose(&self.pos, random) {
-                if roots.contains(&m) {
-                    return MoveSource::Book(m);
+            let policy = self.options.book_policy;
+            if let Some(b) = self.book.choose(&self.pos, policy, &mut self.book_rng) {
+                if roots.contains(&b.mv) {
+                    return MoveSource::Book(b);
                 }
             }
         }
@@ -342,18 +365,39 @@ impl Engine {
     /// Search synchronously and return the result (for bench, tests and tools); the progress
     /// lines are dropped (`go` with a listener sees them).
     pub fn search_sync(&mut self, limits: Limits) -> SearchResult {
+        self.analyse(limits).0
+    }
+
+    /// Search synchronously: the result, and the last line reported for each MultiPV index
+    /// (in index order), for tools that need the scores of several moves.
+    pub fn analyse(&mut self, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
         let (tx, rx) = crossbeam_channel::unbounded();
         self.go(
             limits,
             Arc::new(move |e| {
-                if let SearchEvent::BestMove(r) = e {
-                    let _ = tx.send(r);
-                }
+                let _ = tx.send(e);
             }),
         );
-        let result = rx.recv().unwrap_or_default();
+        let mut lines: Vec<SearchInfo> = Vec::new();
+        let mut result = SearchResult::default();
+        for event in rx.iter() {
+            match event {
+                SearchEvent::Info(i) => {
+                    let slot = i.multipv.saturating_sub(1);
+                    if lines.len() <= slot {
+                        lines.resize(slot + 1, i.clone());
+                    }
+                    lines[slot] = i;
+                }
+                SearchEvent::Book(_) => {}
+                SearchEvent::BestMove(r) => {
+                    result = r;
+                    break;
+                }
+            }
+        }
         self.wait();
-        result
+        (result, lines)
     }
 }
 
@@ -367,7 +411,7 @@ impl Drop for Engine {
 /// Where the move of one `go` comes from.
 enum MoveSource {
     /// The opening book's move, played without searching.
-    Book(Move),
+    Book(BookMove),
     /// No root move is left to play (mated, or all banned or excluded).
     NoMove,
     /// A search.
@@ -391,7 +435,10 @@ impl Job {
     /// back to the engine for the next search.
     fn run(mut self, listener: &Listener) -> Vec<History> {
         let result = match self.source {
-            MoveSource::Book(m) => SearchResult::book(m),
+            MoveSource::Book(b) => {
+                listener(SearchEvent::Book(b));
+                SearchResult::book(b.mv, b.score)
+            }
             MoveSource::NoMove => SearchResult::default(),
             MoveSource::Search => self.search(listener),
         };

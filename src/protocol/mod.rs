@@ -334,6 +334,8 @@ impl Session {
             OptionChange::Resign(b) => self.settings.may_resign = b,
             OptionChange::UseBook(b) => self.engine().options.use_book = b,
             OptionChange::BookFile(path) => self.set_book_file(name, &path),
+            OptionChange::BookVariety(v) => self.engine().options.book_policy.variety = v,
+            OptionChange::BookSeed(seed) => self.engine().seed_book(seed),
             OptionChange::Rules(rules) => self.engine().options.search.rules = rules,
             OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
             OptionChange::Elo(elo) => self.engine().options.strength.elo = elo,
@@ -343,40 +345,34 @@ impl Session {
         }
     }
 
-    /// `BookFile`: the opening lines of a file; no file (empty, `<empty>`) means the built-in
-    /// book. A file with no usable line (a wrong file: empty, binary, any other text) leaves
-    /// the book as it was; one with some unusable lines is loaded without them, and says so.
+    /// `BookFile`: a book file of any kind the engine reads (see `engine::book`); no file
+    /// (empty, `<empty>`) means the built-in book. A file that is no usable book (a wrong
+    /// file: empty, broken, any other text) leaves the book as it was; a text book with some
+    /// unusable lines is loaded without them, and says so.
     fn set_book_file(&mut self, name: &str, path: &str) {
         if path.is_empty() {
             self.engine().set_book(Book::built_in());
             return;
         }
         let what = format!("option '{name}': book file '{}'", output::echo(path));
-        let parsed = match read_text_file(path, MAX_BOOK_BYTES) {
-            Ok(text) => Book::parse(&text),
+        if let Err(why) = check_regular_file(path) {
+            self.info_string(&format!("{what} {why}; keeping the current book"));
+            return;
+        }
+        let opened = match Book::open(std::path::Path::new(path)) {
+            Ok(opened) => opened,
             Err(why) => {
                 self.info_string(&format!("{what} {why}; keeping the current book"));
                 return;
             }
         };
-        let why = parsed
-            .first_skipped
-            .map(|e| format!(" ({e})"))
-            .unwrap_or_default();
-        if parsed.used == 0 {
+        if let Some((skipped, first)) = &opened.skipped {
             self.info_string(&format!(
-                "{what} has no usable opening line{why}; keeping the current book"
-            ));
-            return;
-        }
-        if parsed.skipped > 0 {
-            self.info_string(&format!(
-                "{what}: {} loaded, {} skipped{why}",
-                plural(parsed.used, "opening line"),
-                plural(parsed.skipped, "line"),
+                "{what}: loaded, {} skipped ({first})",
+                plural(*skipped, "line"),
             ));
         }
-        self.engine().set_book(parsed.book);
+        self.engine().set_book(opened.book);
     }
 
     /// One `info string` for a list of problems (a line of garbage must not flood the GUI).
@@ -424,6 +420,7 @@ impl Session {
         };
         let listener: Listener = Arc::new(move |event| match event {
             SearchEvent::Info(i) => out.line(&output::info(style, &i)),
+            SearchEvent::Book(b) => out.line(&output::book_move(&b)),
             SearchEvent::BestMove(SearchResult {
                 best,
                 ponder,
@@ -551,15 +548,8 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// The most a book file may hold: far above any real book, and a bound on what a wrong path
-/// (a disk image, say) can make us read.
-const MAX_BOOK_BYTES: u64 = 64 << 20;
-
-/// A text file's contents (invalid UTF-8 replaced), or why not, in words for the GUI
-/// ([`output::file_problem`]). Only regular files are opened: a device or a pipe could make
-/// the loop wait forever or read without end.
-fn read_text_file(path: &str, limit: u64) -> Result<String, String> {
-    use std::io::Read;
+/// Refuse a path that is no regular file, in our own words (see `output::file_problem`).
+fn check_regular_file(path: &str) -> Result<(), String> {
     let meta = std::fs::metadata(path).map_err(|e| output::file_problem(&e))?;
     if meta.is_dir() {
         return Err("is a directory".into());
@@ -567,19 +557,7 @@ fn read_text_file(path: &str, limit: u64) -> Result<String, String> {
     if !meta.is_file() {
         return Err("is not a regular file".into());
     }
-    let too_large = || format!("is too large (more than {} MB)", limit >> 20);
-    if meta.len() > limit {
-        return Err(too_large());
-    }
-    let file = std::fs::File::open(path).map_err(|e| output::file_problem(&e))?;
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| output::file_problem(&e))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large());
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(())
 }
 
 /// Physical memory in MB, where the system says (Linux: `/proc/meminfo`).

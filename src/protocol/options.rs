@@ -12,6 +12,7 @@
 
 use super::output::echo;
 use super::ProtocolSettings;
+use crate::engine::book::BookPolicy;
 use crate::engine::{Engine, EngineOptions, MAX_HASH_MB, MAX_THREADS};
 use crate::rules::RuleSet;
 use crate::search::strength::{MAX_ELO, MAX_SKILL, MIN_ELO};
@@ -45,6 +46,10 @@ pub enum OptionChange {
     UseBook(bool),
     /// Book file (`bookfiles`, `BookFile`); empty: the built-in book.
     BookFile(String),
+    /// How varied the book's choices are (`BookVariety`), 0..=100.
+    BookVariety(u32),
+    /// Seed of the book's choices (`BookSeed`); 0: from the clock.
+    BookSeed(u64),
     /// The repetition rule set (`Repetition Rule`: ChineseRule, AsianRule, …).
     Rules(RuleSet),
     /// `UCI_LimitStrength`.
@@ -233,6 +238,28 @@ pub static TABLE: &[Spec] = &[
         kind: Kind::Text {
             default: "",
             set: OptionChange::BookFile,
+        },
+    },
+    Spec {
+        uci: Some("BookVariety"),
+        ucci: Some("bookvariety"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: GUI.book_policy.variety as i64,
+            min: 0,
+            max: BookPolicy::MAX_VARIETY as i64,
+            set: |n| OptionChange::BookVariety(n as u32),
+        },
+    },
+    Spec {
+        uci: Some("BookSeed"),
+        ucci: Some("bookseed"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: i32::MAX as i64,
+            set: |n| OptionChange::BookSeed(n as u64),
         },
     },
     Spec {

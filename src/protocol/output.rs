@@ -8,6 +8,7 @@
 //!   GUIs read (|score| > 29000 is a mate); other scores are clamped to ±29000.
 
 use crate::board::types::{Move, Value, MATE, MATE_BOUND};
+use crate::engine::book::BookMove;
 use crate::search::tt::{Bound, TtEntry};
 use crate::search::SearchInfo;
 
@@ -283,6 +284,15 @@ pub const ECHO_CHARS: usize = 80;
 /// (a FEN field, a move word) and [`echo`] cannot reach.
 pub const INFO_CHARS: usize = 400;
 
+/// The line that says a move comes from the opening book, not from a search.
+pub fn book_move(b: &BookMove) -> String {
+    let score = b.score.map(|s| format!(", score {s}")).unwrap_or_default();
+    format!(
+        "info string book move {} (weight {}{score})",
+        b.mv, b.weight
+    )
+}
+
 /// Input shown back in a report: control characters escaped (`\x00`, `\x1b`: a raw NUL or
 /// escape can upset a GUI's reader or a terminal) and cut to [`ECHO_CHARS`] characters with
 /// `...` and the whole length, so a 20 MB line is not sent back whole. Every echo of input
@@ -315,23 +325,7 @@ fn shorten(text: &str, max: usize) -> String {
     out
 }
 
-/// Why a file cannot be read, in our own words. The system's message ("No such file or
-/// directory (os error 2)") must never reach the GUI: XBoard takes any engine line containing
-/// "No such file", "not found" or "Permission denied" for a failed engine start. Every file
-/// error the protocol reports goes through here.
-pub fn file_problem(e: &std::io::Error) -> String {
-    use std::io::ErrorKind as K;
-    match e.kind() {
-        K::NotFound => "does not exist".into(),
-        K::PermissionDenied => "cannot be read (no permission)".into(),
-        K::IsADirectory => "is a directory".into(),
-        K::OutOfMemory => "is too large to read".into(),
-        _ => match e.raw_os_error() {
-            Some(code) => format!("cannot be read (system error {code})"),
-            None => "cannot be read".into(),
-        },
-    }
-}
+pub use crate::engine::files::file_problem;
 
 #[cfg(test)]
 mod tests {
@@ -579,26 +573,6 @@ mod tests {
         assert!(echo(&wide).starts_with(&"炮".repeat(80)));
         assert!(info_text(&long).chars().count() < INFO_CHARS + 40);
         assert_eq!(info_text("two\nlines"), "two\\x0alines");
-    }
-
-    #[test]
-    fn file_problems_never_use_the_system_words() {
-        use std::io::{Error, ErrorKind};
-        let errors = [
-            Error::from_raw_os_error(2),
-            Error::from_raw_os_error(13),
-            Error::from_raw_os_error(21),
-            Error::from_raw_os_error(5),
-            Error::other("No such file or directory"),
-            Error::new(ErrorKind::NotFound, "not found"),
-        ];
-        for e in errors {
-            let text = file_problem(&e);
-            for phrase in ["no such file", "not found", "permission denied", "os error"] {
-                assert!(!text.to_lowercase().contains(phrase), "{e}: {text}");
-            }
-        }
-        assert_eq!(file_problem(&Error::from_raw_os_error(2)), "does not exist");
     }
 
     #[test]

@@ -73,11 +73,12 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
-    /// A move played from the opening book, without searching. Its score is 0 (level).
-    pub fn book(m: Move) -> SearchResult {
+    /// A move played from the opening book, without searching, with the score the book knows
+    /// for it (none where it knows none: a book move is no verdict on the position).
+    pub fn book(m: Move, score: Option<Value>) -> SearchResult {
         SearchResult {
             best: Some(m),
-            score: Some(0),
+            score,
             pv: vec![m],
             ..SearchResult::default()
         }

@@ -2,6 +2,7 @@
 //! records), the match runner, and the evaluation tuner. The engine never depends on them.
 
 pub mod bench;
+pub mod book_builder;
 pub mod judge;
 pub mod match_runner;
 pub mod tune;

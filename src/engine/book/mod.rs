@@ -1,39 +1,27 @@
-//! The opening book: for each position of a set of opening lines, the moves played there and
-//! how often. Lookup also tries the left-right mirror of the position (a mirrored line is as
-//! good as the original), and picks among the stored moves at random, weighted by count.
+//! The opening book: which moves a position has in the book, and the choice among them.
 //!
-//! The book is built when it is loaded, from opening lines (the format of `book/openings.txt`,
-//! read by `openings`) that start from the start position. A line that is not such a line (a
-//! FEN line, a bad move, text that is no move at all) is skipped whole and counted, so that
-//! whoever loads a file can tell a book from a wrong file. The built-in book is
-//! `book/openings.txt`, compiled in.
+//! Three kinds of book file are read, told apart by their content: Chuhan's own binary book
+//! (`binary`, also the built-in one), ElephantEye's `BOOK.DAT` (`eleeye`), and opening lines in
+//! text (`lines`). Lookup also tries the left-right mirror of the position (a mirrored line is
+//! as good as the original, and our own books store each line once). A move the position
+//! does not allow (a key collision, a foreign book's mistake) is never offered.
+
+pub mod binary;
+pub mod lines;
 
 use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
-use crate::board::types::{Move, Square};
-use crate::engine::openings::{self, DEFAULT_OPENINGS};
-use std::collections::HashMap;
+use crate::board::rng::Rng;
+use crate::board::types::{Move, Square, Value};
+use crate::engine::files::file_problem;
+use binary::{BinaryBook, NO_SCORE};
+use lines::LinesBook;
+use std::path::Path;
 
-/// Moves by position key, with how many lines play each.
-#[derive(Clone, Debug, Default)]
-pub struct Book {
-    entries: HashMap<u64, Vec<(Move, u32)>>,
-}
+/// The book compiled into the binary, built by `chuhan book build` (see the README).
+const BUILT_IN: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/book/chuhan.book"));
 
-/// A book built from text, with what was left out of it.
-#[derive(Clone, Debug)]
-pub struct Parsed {
-    /// The book of the usable lines.
-    pub book: Book,
-    /// Lines used.
-    pub used: usize,
-    /// Lines skipped (blank lines and comments are not counted).
-    pub skipped: usize,
-    /// Why the first skipped line was skipped.
-    pub first_skipped: Option<BookError>,
-}
-
-/// A book line that could not be used.
+/// A book file that cannot be used, or a part of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookError(pub String);
 
@@ -45,125 +33,277 @@ impl std::fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
+/// One move the book has for a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    /// The move, legal in the position.
+    pub mv: Move,
+    /// Its weight among the position's book moves.
+    pub weight: u32,
+    /// Its searched score for the side playing it, where the book knows one.
+    pub score: Option<Value>,
+}
+
+/// How the book chooses among a position's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookPolicy {
+    /// 0: always the move of the highest weight; 50: at random in proportion to the weights;
+    /// 100: flatter still (the square roots of the weights). In between, the weights are
+    /// raised to the power 50 / variety.
+    pub variety: u32,
+}
+
+impl BookPolicy {
+    /// Most variety accepted.
+    pub const MAX_VARIETY: u32 = 100;
+    /// Chosen in proportion to the weights, as the book's builder meant them.
+    pub const DEFAULT: BookPolicy = BookPolicy { variety: 50 };
+}
+
+/// A move is a sideline too rare to trust when its weight is under the best one's divided
+/// by this.
+const RARE_SIDELINE: u32 = 16;
+/// A book whose best move scores below this for the side to move leads somewhere bad: the
+/// search does better there than the book.
+const WEAK_SCORE: Value = -100;
+
+/// The move mirrored left-right (file a ↔ file i).
+pub fn mirror_move(m: Move) -> Move {
+    let flip = |s: Square| s.mirror_file();
+    Move::new(flip(m.from()), flip(m.to()))
+}
+
+/// Where the book's moves are read from.
+#[derive(Debug)]
+enum Source {
+    Lines(LinesBook),
+    Binary(BinaryBook),
+}
+
+/// An opening book; the default one is empty.
+#[derive(Debug, Default)]
+pub struct Book {
+    source: Option<Source>,
+}
+
+/// A book file read, with what was left out of it.
+#[derive(Debug)]
+pub struct Opened {
+    /// The book.
+    pub book: Book,
+    /// Lines of a text book that could not be used, and why the first one could not.
+    pub skipped: Option<(usize, BookError)>,
+}
+
+/// The most a book file that is read whole (text, `BOOK.DAT`) may hold: far above any real
+/// one, and a bound on what a wrong path costs. Our binary books are never read whole.
+pub const MAX_READ_WHOLE: u64 = 64 << 20;
+
 impl Book {
     /// The built-in book.
     pub fn built_in() -> Book {
-        Book::from_lines(DEFAULT_OPENINGS).expect("the built-in book is valid")
+        let book = BinaryBook::from_bytes(BUILT_IN).expect("the built-in book is valid");
+        Book {
+            source: Some(Source::Binary(book)),
+        }
     }
 
-    /// Build from move lines (see the module doc), refusing any line that cannot be used: for
-    /// text that must be a book (the built-in one).
+    /// A book of our binary format.
+    pub fn from_binary(book: BinaryBook) -> Book {
+        Book {
+            source: Some(Source::Binary(book)),
+        }
+    }
+
+    /// A book of opening lines in text, refusing any line that cannot be used.
     pub fn from_lines(text: &str) -> Result<Book, BookError> {
-        let parsed = Book::parse(text);
+        let parsed = LinesBook::parse(text);
         match parsed.first_skipped {
             Some(e) => Err(e),
-            None => Ok(parsed.book),
+            None => Ok(Book {
+                source: Some(Source::Lines(parsed.book)),
+            }),
         }
     }
 
-    /// Build from the usable lines of a text (see the module doc), counting the others.
-    pub fn parse(text: &str) -> Parsed {
-        let mut parsed = Parsed {
-            book: Book::default(),
-            used: 0,
-            skipped: 0,
-            first_skipped: None,
-        };
-        // A byte-order mark (Windows editors) is not part of the first move.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        for (n, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            match Self::line_moves(line) {
-                Ok(moves) => {
-                    parsed.book.add_line(&moves);
-                    parsed.used += 1;
-                }
-                Err(why) => {
-                    parsed.skipped += 1;
-                    if parsed.first_skipped.is_none() {
-                        parsed.first_skipped = Some(BookError(format!("line {}: {why}", n + 1)));
-                    }
-                }
-            }
+    /// Open a book file of any kind this engine reads (see the module doc). A file that is
+    /// no book, or a broken one, is refused with the reason.
+    pub fn open(path: &Path) -> Result<Opened, BookError> {
+        use std::io::Read;
+        let io = |e: std::io::Error| BookError(file_problem(&e));
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let mut head = [0; 8];
+        let got = file.read(&mut head).map_err(io)?;
+        if binary::has_magic(&head[..got]) {
+            let book = BinaryBook::open(path)?;
+            return Ok(Opened {
+                book: Book {
+                    source: Some(Source::Binary(book)),
+                },
+                skipped: None,
+            });
         }
-        parsed
+        let len = file.metadata().map_err(io)?.len();
+        if len > MAX_READ_WHOLE {
+            return Err(BookError(format!(
+                "is too large for a text book (more than {} MB)",
+                MAX_READ_WHOLE >> 20
+            )));
+        }
+        let mut bytes = head[..got].to_vec();
+        file.take(MAX_READ_WHOLE)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        Self::from_text_bytes(&bytes)
     }
 
-    /// The moves of one line from the start position, or why the line cannot be used.
-    fn line_moves(line: &str) -> Result<Vec<Move>, String> {
-        match openings::parse_line(line) {
-            Ok(Some(o)) if o.from_start() => Ok(o.moves),
-            Ok(Some(_)) => Err("a FEN line (the book holds lines from the start position)".into()),
-            Ok(None) => Err("not a line of moves".into()),
-            Err(e) => Err(e),
+    /// A book from the bytes of a file that is not one of our binary books.
+    fn from_text_bytes(bytes: &[u8]) -> Result<Opened, BookError> {
+        let text = String::from_utf8_lossy(bytes);
+        let parsed = LinesBook::parse(&text);
+        if parsed.used == 0 {
+            let why = parsed
+                .first_skipped
+                .map(|e| format!(" ({e})"))
+                .unwrap_or_default();
+            return Err(BookError(format!("has no usable opening line{why}")));
+        }
+        Ok(Opened {
+            book: Book {
+                source: Some(Source::Lines(parsed.book)),
+            },
+            skipped: parsed.first_skipped.map(|e| (parsed.skipped, e)),
+        })
+    }
+
+    /// What the book holds, in a few words.
+    pub fn describe(&self) -> String {
+        match &self.source {
+            None => "empty".into(),
+            Some(Source::Lines(b)) => format!("{} positions from opening lines", b.len()),
+            Some(Source::Binary(b)) => format!("{} moves (Chuhan book)", b.len()),
         }
     }
 
-    /// Count every position of a line of moves from the start position.
-    fn add_line(&mut self, line: &[Move]) {
-        let mut pos = Position::startpos();
-        for &m in line {
-            let moves = self.entries.entry(pos.key()).or_default();
-            match moves.iter_mut().find(|(bm, _)| *bm == m) {
-                Some((_, count)) => *count += 1,
-                None => moves.push((m, 1)),
-            }
-            pos.make_move(m);
-        }
-    }
-
-    /// Number of positions in the book.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the book is empty.
+    /// Whether the book has no move at all.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        match &self.source {
+            None => true,
+            Some(Source::Lines(b)) => b.is_empty(),
+            Some(Source::Binary(b)) => b.is_empty(),
+        }
     }
 
-    /// The book's legal moves for `pos` with their weights (mirrored lines included).
-    pub fn moves(&self, pos: &Position) -> Vec<(Move, u32)> {
+    /// The moves stored for exactly this position (not its mirror), legal or not.
+    fn stored(&self, pos: &Position) -> Vec<BookMove> {
+        let key = pos.key();
+        match &self.source {
+            None => Vec::new(),
+            Some(Source::Lines(b)) => b
+                .probe(key)
+                .iter()
+                .map(|&(mv, weight)| BookMove {
+                    mv,
+                    weight,
+                    score: None,
+                })
+                .collect(),
+            // A file that became unreadable after it was opened answers nothing: the search
+            // plays instead.
+            Some(Source::Binary(b)) => b
+                .probe(key)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|r| BookMove {
+                    mv: r.mv,
+                    weight: u32::from(r.weight),
+                    score: (r.score != NO_SCORE).then_some(Value::from(r.score)),
+                })
+                .collect(),
+        }
+    }
+
+    /// The book's legal moves for `pos`, mirrored lines included, in a fixed order (highest
+    /// weight first, then by move).
+    pub fn moves(&self, pos: &Position) -> Vec<BookMove> {
         let legal = legal_moves(pos);
-        let mut out: Vec<(Move, u32)> = Vec::new();
-        let mut add = |m: Move, w: u32| {
-            if legal.contains(m) {
-                match out.iter_mut().find(|(o, _)| *o == m) {
-                    Some((_, c)) => *c += w,
-                    None => out.push((m, w)),
+        let mut out: Vec<BookMove> = Vec::new();
+        let mut add = |b: BookMove| {
+            if !legal.contains(b.mv) {
+                return;
+            }
+            match out.iter_mut().find(|o| o.mv == b.mv) {
+                Some(o) => {
+                    o.weight = o.weight.saturating_add(b.weight);
+                    o.score = o.score.or(b.score);
                 }
+                None => out.push(b),
             }
         };
-        if let Some(list) = self.entries.get(&pos.key()) {
-            list.iter().for_each(|&(m, w)| add(m, w));
-        }
+        let flip = |b: BookMove| BookMove {
+            mv: mirror_move(b.mv),
+            ..b
+        };
+        let here = self.stored(pos);
         let mirror = pos.mirrored();
-        if mirror.key() != pos.key() {
-            if let Some(list) = self.entries.get(&mirror.key()) {
-                let flip = |s: Square| s.mirror_file();
-                list.iter()
-                    .for_each(|&(m, w)| add(Move::new(flip(m.from()), flip(m.to())), w));
-            }
-        }
+        // A symmetric position is its own mirror: each stored move stands for its mirror too.
+        let there = if mirror.key() == pos.key() {
+            here.clone()
+        } else {
+            self.stored(&mirror)
+        };
+        here.into_iter().for_each(&mut add);
+        there.into_iter().map(flip).for_each(&mut add);
+        out.sort_by_key(|b| (std::cmp::Reverse(b.weight), b.mv));
         out
     }
 
-    /// A book move for `pos`, chosen with probability proportional to its weight; `random` is
-    /// uniform in [0, 1).
-    pub fn choose(&self, pos: &Position, random: f64) -> Option<Move> {
-        let moves = self.moves(pos);
-        let total: u32 = moves.iter().map(|(_, w)| w).sum();
-        let mut x = random.clamp(0.0, 0.999_999) * total as f64;
-        for (m, w) in &moves {
-            if x < *w as f64 {
-                return Some(*m);
-            }
-            x -= *w as f64;
+    /// The moves the book would play in `pos`: no move that repeats a position of the game, no
+    /// move of weight 0, no sideline too rare to trust, and none at all when the best move
+    /// scores badly (the book is weak there).
+    pub fn candidates(&self, pos: &Position) -> Vec<BookMove> {
+        let seen: Vec<u64> = pos.history().iter().map(|st| st.key).collect();
+        let mut moves: Vec<BookMove> = self
+            .moves(pos)
+            .into_iter()
+            .filter(|b| b.weight > 0)
+            .filter(|b| {
+                let mut next = pos.clone();
+                next.make_move(b.mv);
+                !seen.contains(&next.key())
+            })
+            .collect();
+        let Some(best) = moves.first().copied() else {
+            return moves;
+        };
+        if best.score.is_some_and(|s| s < WEAK_SCORE) {
+            return Vec::new();
         }
-        moves.last().map(|(m, _)| *m)
+        moves.retain(|b| b.weight.saturating_mul(RARE_SIDELINE) >= best.weight);
+        moves
+    }
+
+    /// A book move for `pos` under `policy`, drawn with `rng`; none when the book has no move
+    /// it would play.
+    pub fn choose(&self, pos: &Position, policy: BookPolicy, rng: &mut Rng) -> Option<BookMove> {
+        let moves = self.candidates(pos);
+        let best = *moves.first()?;
+        if policy.variety == 0 {
+            return Some(best);
+        }
+        let power = 50.0 / f64::from(policy.variety.min(BookPolicy::MAX_VARIETY));
+        let weights: Vec<f64> = moves
+            .iter()
+            .map(|b| (f64::from(b.weight) / f64::from(best.weight)).powf(power))
+            .collect();
+        let mut x = rng.unit() * weights.iter().sum::<f64>();
+        for (b, w) in moves.iter().zip(&weights) {
+            if x < *w {
+                return Some(*b);
+            }
+            x -= w;
+        }
+        moves.last().copied()
     }
 }
 
@@ -171,18 +311,22 @@ impl Book {
 mod tests {
     use super::*;
 
+    fn mv(pos: &Position, text: &str) -> Move {
+        pos.parse_move(text).unwrap()
+    }
+
     #[test]
     fn built_in_book_covers_the_start() {
         let book = Book::built_in();
-        assert!(book.len() > 50);
         let start = Position::startpos();
         let moves = book.moves(&start);
-        assert!(moves.iter().any(|(m, _)| m.to_string() == "h2e2"));
+        assert!(moves.iter().any(|b| b.mv.to_string() == "h2e2"));
         // The mirror of h2e2 (b2e2) is in the book through the mirrored lookup.
-        assert!(moves.iter().any(|(m, _)| m.to_string() == "b2e2"));
-        for r in [0.0, 0.3, 0.7, 0.99] {
-            let m = book.choose(&start, r).unwrap();
-            assert!(legal_moves(&start).contains(m));
+        assert!(moves.iter().any(|b| b.mv.to_string() == "b2e2"));
+        let mut rng = Rng::new(1);
+        for _ in 0..20 {
+            let m = book.choose(&start, BookPolicy::DEFAULT, &mut rng).unwrap();
+            assert!(legal_moves(&start).contains(m.mv));
         }
     }
 
@@ -191,20 +335,15 @@ mod tests {
         let book = Book::from_lines("h2e2 h9g7 h0g2").unwrap();
         let mut pos = Position::startpos();
         for m in ["b2e2", "b9c7"] {
-            let mv = pos.parse_move(m).unwrap();
-            pos.make_move(mv);
+            let m = mv(&pos, m);
+            pos.make_move(m);
         }
         // Mirror of "h2e2 h9g7": the book answers with the mirror of h0g2.
-        assert_eq!(
-            book.choose(&pos, 0.5).map(|m| m.to_string()),
-            Some("b0c2".into())
-        );
-        assert!(book
-            .choose(
-                &Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w").unwrap(),
-                0.5
-            )
-            .is_none());
+        let mut rng = Rng::new(3);
+        let chosen = book.choose(&pos, BookPolicy::DEFAULT, &mut rng).unwrap();
+        assert_eq!(chosen.mv.to_string(), "b0c2");
+        let bare = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w").unwrap();
+        assert!(book.choose(&bare, BookPolicy::DEFAULT, &mut rng).is_none());
     }
 
     #[test]
@@ -214,20 +353,106 @@ mod tests {
     }
 
     #[test]
-    fn unusable_lines_are_skipped_whole_and_counted() {
-        let text = "\u{feff}h2e2 h9g7 # central cannon\n\n# comment\nh2e2 h2e3\n\
-                    root:x:0:0:root:/root:/bin/bash\n\
-                    rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b moves h9g7\n\
-                    \u{0}\u{1b}garbage\r\nc3c4\r\n";
-        let parsed = Book::parse(text);
-        assert_eq!((parsed.used, parsed.skipped), (2, 4));
-        assert!(parsed.first_skipped.unwrap().0.starts_with("line 4: "));
-        // The bad line's first move (h2e2, also on line 1) is not counted twice.
+    fn choice_follows_the_weights_and_the_variety() {
+        // h2e2 three times as often as b0c2 (and so their mirrors, b2e2 and h0g2).
+        let book = Book::from_lines("h2e2\nh2e2\nh2e2\nb0c2\n").unwrap();
         let start = Position::startpos();
-        let h2e2 = start.parse_move("h2e2").unwrap();
-        assert!(parsed.book.moves(&start).contains(&(h2e2, 1)));
-        let nothing = Book::parse("");
-        assert_eq!((nothing.used, nothing.skipped), (0, 0));
-        assert!(nothing.book.is_empty());
+        let count = |variety: u32, seed: u64| {
+            let mut rng = Rng::new(seed);
+            (0..4000)
+                .filter(|_| {
+                    let b = book
+                        .choose(&start, BookPolicy { variety }, &mut rng)
+                        .unwrap();
+                    matches!(b.mv.to_string().as_str(), "h2e2" | "b2e2")
+                })
+                .count()
+        };
+        assert_eq!(count(0, 1), 4000);
+        // Proportional: 3/4 of the choices.
+        let proportional = count(50, 2);
+        assert!((2800..3200).contains(&proportional), "{proportional}");
+        // Square roots: sqrt(3)/(sqrt(3)+1) = 0.63 of the choices.
+        let flat = count(100, 3);
+        assert!((2350..2700).contains(&flat), "{flat}");
+        // The same seed draws the same moves.
+        assert_eq!(count(50, 9), count(50, 9));
+    }
+
+    #[test]
+    fn the_book_never_repeats_a_position_of_the_game() {
+        let book =
+            Book::from_lines("h0g2 h9g7 g2h0 g7h9 h0g2\nh0g2 h9g7 g2h0 g7h9 b0c2\n").unwrap();
+        let mut pos = Position::startpos();
+        for m in ["h0g2", "h9g7", "g2h0", "g7h9"] {
+            let m = mv(&pos, m);
+            pos.make_move(m);
+        }
+        // Back at the start: h0g2 would repeat the position after move 1; b0c2 is new.
+        let moves: Vec<String> = book
+            .candidates(&pos)
+            .iter()
+            .map(|b| b.mv.to_string())
+            .collect();
+        assert_eq!(moves, ["b0c2"]);
+    }
+
+    #[test]
+    fn rare_sidelines_and_weak_books_are_left_alone() {
+        let mut lines = "h2e2\n".repeat(20);
+        lines.push_str("c3c4\n");
+        let book = Book::from_lines(&lines).unwrap();
+        let start = Position::startpos();
+        let mut moves: Vec<String> = book
+            .candidates(&start)
+            .iter()
+            .map(|b| b.mv.to_string())
+            .collect();
+        moves.sort();
+        assert_eq!(
+            moves,
+            ["b2e2", "h2e2"],
+            "c3c4 (1 in 21) is too rare to play"
+        );
+        assert_eq!(
+            book.moves(&start).len(),
+            4,
+            "but it is in the book, mirror and all"
+        );
+    }
+
+    #[test]
+    fn a_book_whose_best_move_scores_badly_is_left() {
+        use binary::Record;
+        let start = Position::startpos();
+        let record = |m: &str, weight: u16, score: i16| Record {
+            key: start.key(),
+            mv: mv(&start, m),
+            weight,
+            score,
+            learn: 0,
+        };
+        let book_of = |records: &[Record]| {
+            let mut bytes = Vec::new();
+            binary::write(&mut bytes, records).unwrap();
+            Book {
+                source: Some(Source::Binary(BinaryBook::from_bytes(bytes).unwrap())),
+            }
+        };
+        let good = book_of(&[record("h2e2", 10, 30), record("c3c4", 5, -150)]);
+        let moves = good.candidates(&start);
+        // The start is symmetric: each move stands for its mirror too.
+        assert_eq!(moves.len(), 4);
+        let score_of = |m: &str| moves.iter().find(|b| b.mv.to_string() == m).unwrap().score;
+        assert_eq!(score_of("b2e2"), Some(30));
+        assert_eq!(score_of("g3g4"), Some(-150));
+        let weak = book_of(&[record("h2e2", 10, -120), record("c3c4", 5, NO_SCORE)]);
+        assert!(weak.candidates(&start).is_empty());
+        assert_eq!(weak.moves(&start).len(), 4);
+        let unknown = book_of(&[record("h2e2", 10, NO_SCORE)]);
+        assert_eq!(unknown.candidates(&start)[0].score, None);
+        // Weight 0: known, never played.
+        let zero = book_of(&[record("h2e2", 0, 10)]);
+        assert!(zero.candidates(&start).is_empty());
     }
 }

@@ -1,0 +1,163 @@
+//! `chuhan book`: build opening books in Chuhan's format (`engine::book::binary`) and look
+//! into any book the engine reads.
+//!
+//! - `chuhan book build --out FILE --games FILE…`: from game records (`games`).
+//! - `chuhan book build --out FILE --analyse …`: from Chuhan's own analysis (`analysis`).
+//! - `chuhan book show FILE [moves…]`: what a book holds, and its moves after the moves given.
+
+pub mod analysis;
+pub mod games;
+
+use crate::board::position::Position;
+use crate::board::types::Move;
+use crate::engine::book::binary::{self, Record};
+use crate::engine::book::{mirror_move, Book};
+use crate::engine::openings;
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const USAGE: &str = "usage:
+  chuhan book build --out FILE --games FILE [--games FILE…] [--max-ply N] [--min-count N]
+  chuhan book build --out FILE --analyse [--positions N] [--nodes N] [--multipv N] [--margin CP]
+                    [--max-ply N] [--threads N] [--seeds FILE] [--journal FILE] [--batch N]
+  chuhan book show FILE [moves…]";
+
+/// A position and a move in stored orientation: of the position and its mirror, the one with
+/// the smaller key; in a symmetric position, the smaller of the move and its mirror. Books
+/// store each line once this way, and `Book` looks both up.
+pub fn canonical(pos: &Position, m: Move) -> (u64, Move) {
+    let mirror = pos.mirrored();
+    match mirror.key().cmp(&pos.key()) {
+        std::cmp::Ordering::Less => (mirror.key(), mirror_move(m)),
+        std::cmp::Ordering::Greater => (pos.key(), m),
+        std::cmp::Ordering::Equal => (pos.key(), m.min(mirror_move(m))),
+    }
+}
+
+/// Run `chuhan book …`.
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
+    match args.first().map(String::as_str) {
+        Some("build") => build(&args[1..], out),
+        Some("show") => show(&args[1..], out),
+        _ => bail!("{USAGE}"),
+    }
+}
+
+/// The value after an option, parsed.
+fn value<T: std::str::FromStr>(name: &str, v: Option<&String>) -> Result<T> {
+    let v = v.with_context(|| format!("{name} needs a value"))?;
+    v.parse()
+        .ok()
+        .with_context(|| format!("bad value '{v}' for {name}"))
+}
+
+fn build(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let mut target: Option<PathBuf> = None;
+    let mut games: Vec<String> = Vec::new();
+    let mut analyse = false;
+    let mut max_ply: Option<usize> = None;
+    let mut min_count = 1u32;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut settings = analysis::Settings {
+        positions: 10_000,
+        nodes: 200_000,
+        multipv: 4,
+        margin: 40,
+        max_ply: 30,
+        threads,
+        batch: 64,
+    };
+    let mut seeds: Option<PathBuf> = None;
+    let mut journal: Option<PathBuf> = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut next = || rest.next();
+        match arg.as_str() {
+            "--out" => target = Some(value::<PathBuf>(arg, next())?),
+            "--games" => games.push(value(arg, next())?),
+            "--analyse" | "--analyze" => analyse = true,
+            "--max-ply" => max_ply = Some(value(arg, next())?),
+            "--min-count" => min_count = value(arg, next())?,
+            "--positions" => settings.positions = value(arg, next())?,
+            "--nodes" => settings.nodes = value(arg, next())?,
+            "--multipv" => settings.multipv = value(arg, next())?,
+            "--margin" => settings.margin = value(arg, next())?,
+            "--threads" => settings.threads = value(arg, next())?,
+            "--batch" => settings.batch = value(arg, next())?,
+            "--seeds" => seeds = Some(value(arg, next())?),
+            "--journal" => journal = Some(value(arg, next())?),
+            other => bail!("unknown option '{other}'\n{USAGE}"),
+        }
+    }
+    let target = target.context("--out FILE is needed")?;
+    if !(1..=10_000).contains(&settings.margin) || !(1..=128).contains(&settings.multipv) {
+        bail!("--margin must be 1..10000 and --multipv 1..128");
+    }
+    if !(1..=crate::engine::MAX_THREADS).contains(&settings.threads) || settings.batch == 0 {
+        bail!(
+            "--threads must be 1..{} and --batch at least 1",
+            crate::engine::MAX_THREADS
+        );
+    }
+    let records = match (analyse, games.is_empty()) {
+        (true, true) => {
+            if let Some(p) = max_ply {
+                settings.max_ply = p;
+            }
+            let seed_lines = openings::load(seeds.as_deref()).map_err(anyhow::Error::msg)?;
+            let journal = journal.unwrap_or_else(|| target.with_extension("journal"));
+            eprintln!("journal: {}", journal.display());
+            analysis::build(&settings, &seed_lines, &journal)?
+        }
+        (false, false) => games::from_files(&games, max_ply.unwrap_or(40), min_count)?,
+        (true, false) => bail!("--analyse and --games cannot be mixed"),
+        (false, true) => bail!("nothing to build from: --games FILE or --analyse\n{USAGE}"),
+    };
+    write_book(&target, &records)?;
+    let positions = {
+        let mut keys: Vec<u64> = records.iter().map(|r| r.key).collect();
+        keys.dedup();
+        keys.len()
+    };
+    writeln!(
+        out,
+        "{}: {} positions, {} moves, {} bytes",
+        target.display(),
+        positions,
+        records.len(),
+        binary::HEADER_SIZE + binary::RECORD_SIZE * records.len() as u64
+    )?;
+    Ok(())
+}
+
+/// Write the book beside its final name first, so that a build stopped half-way never leaves
+/// a broken book.
+fn write_book(target: &Path, records: &[Record]) -> Result<()> {
+    let partial = target.with_extension("partial");
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(&partial).with_context(|| format!("creating {partial:?}"))?,
+    );
+    binary::write(&mut file, records)?;
+    file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    std::fs::rename(&partial, target).with_context(|| format!("writing {target:?}"))?;
+    Ok(())
+}
+
+fn show(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let path = args.first().context("show needs a book file")?;
+    let opened = Book::open(Path::new(path)).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let book = opened.book;
+    let mut pos = Position::startpos();
+    for m in &args[1..] {
+        let mv = pos.parse_move(m).map_err(|e| anyhow::anyhow!("{e}"))?;
+        pos.make_move(mv);
+    }
+    writeln!(out, "{path}: {}", book.describe())?;
+    writeln!(out, "{}", pos.to_fen())?;
+    for b in book.moves(&pos) {
+        let score = b.score.map_or("-".to_string(), |s| s.to_string());
+        writeln!(out, "{:>6} {:>6} {score:>6}", b.mv, b.weight)?;
+    }
+    Ok(())
+}
