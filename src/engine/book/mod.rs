@@ -8,6 +8,8 @@
 //! whoever loads a file can tell a book from a wrong file. The built-in book is
 //! `book/openings.txt`, compiled in.
 
+pub mod eleeye;
+
 use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
 use crate::board::types::{Move, Square};
