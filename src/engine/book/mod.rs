@@ -9,6 +9,8 @@
 pub mod binary;
 pub mod lines;
 
+pub mod eleeye;
+
 use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
 use crate::board::rng::Rng;
