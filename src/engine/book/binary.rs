@@ -110,8 +110,11 @@ pub fn has_magic(bytes: &[u8]) -> bool {
 /// The number of records a header announces, after checking it against the file's length.
 fn check_header(header: &[u8], len: u64) -> Result<u64, BookError> {
     let err = |why: String| Err(BookError(why));
-    if len < HEADER_SIZE || !has_magic(header) {
+    if !has_magic(header) {
         return err("not a Chuhan book (no CHUHANBK header)".into());
+    }
+    if len < HEADER_SIZE {
+        return err(format!("truncated: {len} bytes, less than a header"));
     }
     let u32_at =
         |i: usize| u32::from_le_bytes([header[i], header[i + 1], header[i + 2], header[i + 3]]);
@@ -341,7 +344,7 @@ mod tests {
             assert!(err.0.contains(why), "{err} lacks {why}");
         };
         refuse(good[..good.len() - 1].to_vec(), "truncated");
-        refuse(good[..20].to_vec(), "CHUHANBK");
+        refuse(good[..20].to_vec(), "truncated: 20 bytes");
         refuse(Vec::new(), "CHUHANBK");
         refuse(b"h2e2 h9g7\n".to_vec(), "CHUHANBK");
         let mut other_version = good.clone();

@@ -1,8 +1,9 @@
 //! The opening book: which moves a position has in the book, and the choice among them.
 //!
 //! Three kinds of book file are read, told apart by their content: Chuhan's own binary book
-//! (`binary`, also the built-in one), ElephantEye's `BOOK.DAT` (`eleeye`), and opening lines in
-//! text (`lines`). Lookup also tries the left-right mirror of the position (a mirrored line is
+//! (`binary`, also the built-in one; it starts with `CHUHANBK`), opening lines in text
+//! (`lines`), and anything else binary as ElephantEye's `BOOK.DAT` (`eleeye`), which has no
+//! header but must be whole sorted records. Lookup also tries the left-right mirror of the position (a mirrored line is
 //! as good as the original, and our own books store each line once). A move the position
 //! does not allow (a key collision, a foreign book's mistake) is never offered.
 
@@ -17,6 +18,7 @@ use crate::board::rng::Rng;
 use crate::board::types::{Move, Square, Value};
 use crate::engine::files::file_problem;
 use binary::{BinaryBook, NO_SCORE};
+use eleeye::EleeyeBook;
 use lines::LinesBook;
 use std::path::Path;
 
@@ -80,6 +82,7 @@ pub fn mirror_move(m: Move) -> Move {
 enum Source {
     Lines(LinesBook),
     Binary(BinaryBook),
+    Eleeye(EleeyeBook),
 }
 
 /// An opening book; the default one is empty.
@@ -159,10 +162,23 @@ impl Book {
         Self::from_text_bytes(&bytes)
     }
 
-    /// A book from the bytes of a file that is not one of our binary books.
+    /// A book from the bytes of a file that is not one of our binary books: opening lines
+    /// when it is text, else ElephantEye's `BOOK.DAT`.
     fn from_text_bytes(bytes: &[u8]) -> Result<Opened, BookError> {
-        let text = String::from_utf8_lossy(bytes);
-        let parsed = LinesBook::parse(&text);
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => text,
+            _ => {
+                let book = EleeyeBook::from_bytes(bytes.to_vec())
+                    .map_err(|e| BookError(format!("is neither a book nor opening lines ({e})")))?;
+                return Ok(Opened {
+                    book: Book {
+                        source: Some(Source::Eleeye(book)),
+                    },
+                    skipped: None,
+                });
+            }
+        };
+        let parsed = LinesBook::parse(text);
         if parsed.used == 0 {
             let why = parsed
                 .first_skipped
@@ -184,6 +200,7 @@ impl Book {
             None => "empty".into(),
             Some(Source::Lines(b)) => format!("{} positions from opening lines", b.len()),
             Some(Source::Binary(b)) => format!("{} moves (Chuhan book)", b.len()),
+            Some(Source::Eleeye(b)) => format!("{} moves (ElephantEye book)", b.record_count()),
         }
     }
 
@@ -193,6 +210,7 @@ impl Book {
             None => true,
             Some(Source::Lines(b)) => b.is_empty(),
             Some(Source::Binary(b)) => b.is_empty(),
+            Some(Source::Eleeye(b)) => b.record_count() == 0,
         }
     }
 
@@ -220,6 +238,15 @@ impl Book {
                     mv: r.mv,
                     weight: u32::from(r.weight),
                     score: (r.score != NO_SCORE).then_some(Value::from(r.score)),
+                })
+                .collect(),
+            Some(Source::Eleeye(b)) => b
+                .probe(pos)
+                .into_iter()
+                .map(|(mv, weight)| BookMove {
+                    mv,
+                    weight,
+                    score: None,
                 })
                 .collect(),
         }
@@ -456,5 +483,74 @@ mod tests {
         // Weight 0: known, never played.
         let zero = book_of(&[record("h2e2", 0, 10)]);
         assert!(zero.candidates(&start).is_empty());
+    }
+
+    #[test]
+    fn files_of_each_kind_are_told_apart_by_their_content() {
+        let dir = std::env::temp_dir().join(format!("chuhan-book-kinds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let start = Position::startpos();
+        let c3c4 = mv(&start, "c3c4");
+        // An ElephantEye book of one record: its lock of the start position, c3c4.
+        let mut dat = eleeye::lock(&start).to_le_bytes().to_vec();
+        dat.extend_from_slice(&eleeye::encode_move(c3c4).to_le_bytes());
+        dat.extend_from_slice(&7u16.to_le_bytes());
+        let mut ours = Vec::new();
+        binary::write(
+            &mut ours,
+            &[binary::Record {
+                key: start.key(),
+                mv: c3c4,
+                weight: 3,
+                score: 12,
+                learn: 0,
+            }],
+        )
+        .unwrap();
+        let files = [
+            ("BOOK.DAT", dat.clone(), "ElephantEye"),
+            ("ours.book", ours, "Chuhan"),
+            ("lines.txt", b"c3c4 h9g7\n".to_vec(), "opening lines"),
+        ];
+        for (name, bytes, kind) in files {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let book = Book::open(&path).unwrap().book;
+            assert!(
+                book.describe().contains(kind),
+                "{name}: {}",
+                book.describe()
+            );
+            let moves: Vec<String> = book
+                .moves(&start)
+                .iter()
+                .map(|b| b.mv.to_string())
+                .collect();
+            // The start is symmetric: c3c4 stands for g3g4 too.
+            assert_eq!(moves.len(), 2, "{name}: {moves:?}");
+            assert!(moves.contains(&"c3c4".to_string()), "{name}: {moves:?}");
+        }
+        // Broken or foreign files are refused with the reason.
+        let refused = [
+            ("cut.DAT", dat[..7].to_vec(), "ElephantEye"),
+            ("empty.book", Vec::new(), "no usable opening line"),
+            ("cut.book", b"CHUHANBK\x01\0\0\0".to_vec(), "truncated"),
+            (
+                "words.txt",
+                b"hello world\n".to_vec(),
+                "no usable opening line",
+            ),
+        ];
+        for (name, bytes, why) in refused {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let err = Book::open(&path).unwrap_err();
+            assert!(err.0.contains(why), "{name}: {err}");
+        }
+        assert_eq!(
+            Book::open(&dir.join("none")).unwrap_err().0,
+            "does not exist"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
