@@ -366,9 +366,10 @@ impl Session {
                 return;
             }
         };
-        if let Some((skipped, first)) = &opened.skipped {
+        if let Some((used, skipped, first)) = &opened.skipped {
             self.info_string(&format!(
-                "{what}: loaded, {} skipped ({first})",
+                "{what}: {} loaded, {} skipped ({first})",
+                plural(*used, "opening line"),
                 plural(*skipped, "line"),
             ));
         }

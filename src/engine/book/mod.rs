@@ -96,8 +96,9 @@ pub struct Book {
 pub struct Opened {
     /// The book.
     pub book: Book,
-    /// Lines of a text book that could not be used, and why the first one could not.
-    pub skipped: Option<(usize, BookError)>,
+    /// For a text book with lines that could not be used: the lines used, the lines skipped,
+    /// and why the first one was.
+    pub skipped: Option<(usize, usize, BookError)>,
 }
 
 /// The most a book file that is read whole (text, `BOOK.DAT`) may hold: far above any real
@@ -190,7 +191,9 @@ impl Book {
             book: Book {
                 source: Some(Source::Lines(parsed.book)),
             },
-            skipped: parsed.first_skipped.map(|e| (parsed.skipped, e)),
+            skipped: parsed
+                .first_skipped
+                .map(|e| (parsed.used, parsed.skipped, e)),
         })
     }
 
