@@ -63,7 +63,7 @@ echo "SPRT: $new_name ($new_ref) vs $base_name ($base_ref), tc ${TC:-10+0.1}, PG
 exec "$runner" match \
     -engine cmd="$new_bin" name="$new_name" \
     -engine cmd="$base_bin" name="$base_name" \
-    -each proto="${PROTO:-ucci}" option.hashsize="${HASH:-16}" \
+    -each proto="${PROTO:-ucci}" option.hashsize="${HASH:-16}" option.usebook=false \
     -tc "${TC:-10+0.1}" \
     -rules "${RULES:-chinese}" \
     -sprt elo0="${ELO0:-0}" elo1="${ELO1:-5}" alpha="${ALPHA:-0.05}" beta="${BETA:-0.05}" \
