@@ -556,4 +556,34 @@ mod tests {
         );
         std::fs::remove_dir_all(dir).unwrap();
     }
+
+    #[test]
+    fn a_move_the_position_does_not_allow_is_never_played() {
+        // As a key collision or a broken book would give: a0a5 (the rook is blocked by its
+        // pawn) and a move from an empty point, beside one good move.
+        let start = Position::startpos();
+        let raw = |from: &str, to: &str| {
+            Move::new(Square::parse(from).unwrap(), Square::parse(to).unwrap())
+        };
+        let record = |mv: Move, weight: u16| binary::Record {
+            key: start.key(),
+            mv,
+            weight,
+            score: NO_SCORE,
+            learn: 0,
+        };
+        let mut bytes = Vec::new();
+        let records = [
+            record(raw("a0", "a5"), 1000),
+            record(raw("e5", "e6"), 1000),
+            record(mv(&start, "h0g2"), 1),
+        ];
+        binary::write(&mut bytes, &records).unwrap();
+        let book = Book::from_binary(BinaryBook::from_bytes(bytes).unwrap());
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            let b = book.choose(&start, BookPolicy::DEFAULT, &mut rng).unwrap();
+            assert!(matches!(b.mv.to_string().as_str(), "h0g2" | "b0c2"), "{}", b.mv);
+        }
+    }
 }
