@@ -583,7 +583,11 @@ mod tests {
         let mut rng = Rng::new(5);
         for _ in 0..200 {
             let b = book.choose(&start, BookPolicy::DEFAULT, &mut rng).unwrap();
-            assert!(matches!(b.mv.to_string().as_str(), "h0g2" | "b0c2"), "{}", b.mv);
+            assert!(
+                matches!(b.mv.to_string().as_str(), "h0g2" | "b0c2"),
+                "{}",
+                b.mv
+            );
         }
     }
 }

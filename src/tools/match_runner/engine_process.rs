@@ -260,6 +260,11 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
+        // A terminal's Ctrl-C and `timeout` signal the whole process group: engines of their
+        // own group are stopped by the runner's handler only, so no game in flight ends as an
+        // engine "crash" that gets scored and written before the runner exits.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .spawn()
             .map_err(|e| EngineFault::Crashed(format!("cannot start '{}': {e}", spec.cmd)))?;

@@ -305,6 +305,13 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         }
         drop(tx);
         for (job, rec) in rx.iter() {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                // The handler is killing the engines and ends the process: what ends now is
+                // no result, and nothing more is printed or written.
+                loop {
+                    std::thread::park();
+                }
+            }
             summary.games += 1;
             *summary
                 .terminations
