@@ -161,13 +161,12 @@ impl Journal {
                 known.insert(key, searched);
             }
         }
-        let fresh = known.is_empty();
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("opening {path:?}"))?;
-        if fresh && std::fs::metadata(path)?.len() == 0 {
+        if file.metadata()?.len() == 0 {
             writeln!(file, "{header}")?;
         }
         Ok(Journal { known, file })
@@ -204,10 +203,14 @@ impl Journal {
 /// symmetric position. A seed move the lines leave out is searched alone for its score.
 fn search(engine: &mut Engine, path: &[Move], seeds: &[Move], s: &Settings) -> Result<Lines> {
     let moves: Vec<String> = path.iter().map(Move::to_string).collect();
-    engine.new_game();
-    engine
-        .set_position(None, &moves)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // Every search starts from a cleared hash, so its result depends on the position alone.
+    let reset = |engine: &mut Engine| {
+        engine.new_game();
+        engine
+            .set_position(None, &moves)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    };
+    reset(engine)?;
     let pos = engine.position().clone();
     let (result, lines) = engine.analyse(Limits {
         nodes: Some(s.nodes),
@@ -234,10 +237,7 @@ fn search(engine: &mut Engine, path: &[Move], seeds: &[Move], s: &Settings) -> R
         if out.iter().any(|&(o, _)| o == m) {
             continue;
         }
-        engine.new_game();
-        engine
-            .set_position(None, &moves)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        reset(engine)?;
         let alone = engine.search_sync(Limits {
             nodes: Some(s.nodes),
             search_moves: vec![m],
