@@ -119,9 +119,14 @@ impl TranspositionTable {
     /// the table keeps its old size and the error says so (the process is not aborted).
     pub fn resize(&mut self, mb: usize) -> Result<(), std::collections::TryReserveError> {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
+        let mut buckets: Vec<Bucket> = Vec::new();
         buckets.try_reserve_exact(count)?;
         self.buckets = Vec::new();
+        // Before the first touch, so the kernel backs the table with huge pages as it faults in.
+        advise_huge_pages(
+            buckets.as_ptr().cast(),
+            count * std::mem::size_of::<Bucket>(),
+        );
         buckets.resize_with(count, Bucket::default);
         self.buckets = buckets;
         Ok(())
@@ -258,6 +263,30 @@ impl TranspositionTable {
         (used * 1000 / (sample * 4).max(1)) as u32
     }
 }
+
+/// Ask Linux to back `len` bytes from `start` with transparent huge pages (2 MB), where it
+/// allows them only on request (`madvise` mode, the common default). Every probe of a large table
+/// misses the cache; with 4 KB pages it misses the TLB too, and the page walk costs as much
+/// again: `chuhan bench 13 1 256` ran at about half the nodes/s of a 1 MB table before this.
+/// Only the 2 MB-aligned middle of the range is advised; a refusal is harmless (small pages).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *const u8, len: usize) {
+    const HUGE: usize = 2 * 1024 * 1024;
+    let begin = (start as usize).next_multiple_of(HUGE);
+    let end = (start as usize + len) / HUGE * HUGE;
+    if end > begin {
+        // SAFETY: `madvise` with MADV_HUGEPAGE changes neither the contents nor the validity of
+        // any memory; it only tells the kernel which page size to prefer. The range is
+        // page-aligned and lies inside the allocation the caller owns, so no other mapping is
+        // affected. The result is ignored on purpose: without huge pages the table still works.
+        unsafe {
+            libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *const u8, _len: usize) {}
 
 #[cfg(test)]
 mod tests {
