@@ -313,10 +313,10 @@ impl Engine {
         let old = self.tt.size_mb();
         let failed = |_| format!("cannot allocate a {mb} MB hash table; kept {old} MB");
         match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.resize(mb).map_err(failed),
+            Some(tt) => tt.resize(mb, self.options.search.threads).map_err(failed),
             None => {
                 let mut tt = TranspositionTable::new(1);
-                tt.resize(mb).map_err(failed)?;
+                tt.resize(mb, self.options.search.threads).map_err(failed)?;
                 self.tt = Arc::new(tt);
                 Ok(())
             }
@@ -347,7 +347,7 @@ impl Engine {
         self.stop();
         self.wait();
         match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
+            Some(tt) => tt.clear(self.options.search.threads),
             None => self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb())),
         }
         for h in &mut self.histories {

@@ -108,16 +108,22 @@ impl TranspositionTable {
             buckets: Vec::new(),
             generation: AtomicU64::new(0),
         };
-        if tt.resize(mb).is_err() {
+        if tt.resize(mb, 1).is_err() {
             // Fall back to the smallest table rather than fail: 1 MB can always be had.
-            let _ = tt.resize(1);
+            let _ = tt.resize(1, 1);
         }
         tt
     }
 
-    /// Reallocate to about `mb` megabytes; the contents are lost. If the memory cannot be had,
-    /// the table keeps its old size and the error says so (the process is not aborted).
-    pub fn resize(&mut self, mb: usize) -> Result<(), std::collections::TryReserveError> {
+    /// Reallocate to about `mb` megabytes, cleared by `threads` threads at once (a table of many
+    /// gigabytes takes seconds to touch for one thread); the contents are lost. If the memory
+    /// cannot be had, the table keeps its old size and the error says so (the process is not
+    /// aborted).
+    pub fn resize(
+        &mut self,
+        mb: usize,
+        threads: usize,
+    ) -> Result<(), std::collections::TryReserveError> {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets: Vec<Bucket> = Vec::new();
         buckets.try_reserve_exact(count)?;
@@ -127,7 +133,14 @@ impl TranspositionTable {
             buckets.as_ptr().cast(),
             count * std::mem::size_of::<Bucket>(),
         );
-        buckets.resize_with(count, Bucket::default);
+        let fresh = &mut buckets.spare_capacity_mut()[..count];
+        in_parallel(fresh, threads, |b| {
+            b.write(Bucket::default());
+        });
+        // SAFETY: the capacity is at least `count` (reserved above) and `in_parallel` has
+        // written every one of the first `count` elements (it visits each element of the slice
+        // exactly once), so they are initialised.
+        unsafe { buckets.set_len(count) };
         self.buckets = buckets;
         Ok(())
     }
@@ -137,11 +150,9 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Forget everything.
-    pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = Bucket::default();
-        }
+    /// Forget everything, with `threads` threads at once.
+    pub fn clear(&mut self, threads: usize) {
+        in_parallel(&mut self.buckets, threads, |b| *b = Bucket::default());
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -264,6 +275,24 @@ impl TranspositionTable {
     }
 }
 
+/// Apply `f` to every element of `items` once, with up to `threads` threads on contiguous parts.
+fn in_parallel<T: Send>(items: &mut [T], threads: usize, f: impl Fn(&mut T) + Sync) {
+    // Below a few megabytes a thread costs more than it saves.
+    const MIN_PART: usize = 1 << 16;
+    let parts = threads.clamp(1, (items.len() / MIN_PART).max(1));
+    if parts == 1 {
+        items.iter_mut().for_each(f);
+        return;
+    }
+    let part_len = items.len().div_ceil(parts);
+    std::thread::scope(|s| {
+        for part in items.chunks_mut(part_len) {
+            let f = &f;
+            s.spawn(move || part.iter_mut().for_each(f));
+        }
+    });
+}
+
 /// Ask Linux to back `len` bytes from `start` with transparent huge pages (2 MB), where it
 /// allows them only on request (`madvise` mode, the common default). Every probe of a large table
 /// misses the cache; with 4 KB pages it misses the TLB too, and the page walk costs as much
@@ -361,7 +390,42 @@ mod tests {
         assert!(tt.hashfull() > 500);
         tt.new_search();
         assert_eq!(tt.hashfull(), 0);
-        tt.clear();
+        tt.clear(1);
         assert!(tt.probe(Rng::new(1).next_u64(), 0).is_none());
+    }
+
+    #[test]
+    fn parallel_fill_visits_every_element_once() {
+        for (len, threads) in [
+            (0, 4),
+            (7, 3),
+            (1 << 16, 2),
+            ((1 << 18) + 5, 3),
+            (1 << 18, 64),
+        ] {
+            let mut v = vec![0u8; len];
+            in_parallel(&mut v, threads, |x| *x += 1);
+            assert!(v.iter().all(|&x| x == 1), "len {len}, threads {threads}");
+        }
+    }
+
+    #[test]
+    fn resizing_and_clearing_with_threads_leave_an_empty_table_of_the_size() {
+        let mut tt = TranspositionTable::new(1);
+        let mut keys = Rng::new(7);
+        let stored: Vec<u64> = (0..10_000).map(|_| keys.next_u64()).collect();
+        for &k in &stored {
+            tt.store(k, 0, Move::NONE, 1, 1, 3, Bound::Exact);
+        }
+        tt.resize(20, 3).unwrap();
+        assert_eq!(tt.size_mb(), 20);
+        assert!(stored.iter().all(|&k| tt.probe(k, 0).is_none()));
+        for &k in &stored {
+            tt.store(k, 0, Move::NONE, 1, 1, 3, Bound::Exact);
+        }
+        assert!(stored.iter().filter(|&&k| tt.probe(k, 0).is_some()).count() > 9_000);
+        tt.clear(4);
+        assert!(stored.iter().all(|&k| tt.probe(k, 0).is_none()));
+        assert_eq!(tt.hashfull(), 0);
     }
 }
