@@ -1,9 +1,10 @@
 //! The tools built on the engine: `bench` (the search signature), `judge` (a referee for game
-//! records), the match runner, the evaluation tuner and its self-play loop. The engine never
-//! depends on them.
+//! records), the match runner, the evaluation tuner, the training-data generator and the
+//! self-play loop those two share. The engine never depends on them.
 
 pub mod bench;
 pub mod book_builder;
+pub mod datagen;
 pub mod judge;
 pub mod match_runner;
 pub mod selfplay;
