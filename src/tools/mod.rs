@@ -1,8 +1,11 @@
 //! The tools built on the engine: `bench` (the search signature), `judge` (a referee for game
-//! records), the match runner, and the evaluation tuner. The engine never depends on them.
+//! records), the match runner, the evaluation tuner, the training-data generator and the
+//! self-play loop those two share. The engine never depends on them.
 
 pub mod bench;
 pub mod book_builder;
+pub mod datagen;
 pub mod judge;
 pub mod match_runner;
+pub mod selfplay;
 pub mod tune;

@@ -26,7 +26,7 @@ use crate::engine::openings::{self, Opening};
 use crate::engine::Engine;
 use crate::rules::{adjudicate, Outcome, RuleSet};
 use crate::search::eval::{default_tables, evaluate_with, Params, Tables};
-use crate::search::time::Limits;
+use crate::tools::selfplay::{play_out, Playout};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, Write};
 
@@ -183,43 +183,32 @@ fn play_game(
     rng: &mut Rng,
     tables: &Tables,
 ) -> Result<(Vec<String>, f64)> {
-    let mut pos = opening.position();
-    let mut moves: Vec<String> = opening.moves.iter().map(|m| m.to_string()).collect();
-    engine.clear_hash();
+    let mut start = opening.clone();
+    let mut pos = start.position();
+    for _ in 0..cfg.random_plies {
+        // A game over (or long enough) already is ruled by `play_out` at once.
+        if pos.game_ply() >= cfg.max_plies || adjudicate(&pos, RuleSet::Chinese).is_some() {
+            break;
+        }
+        let m = sound_random_move(&mut pos, rng, tables);
+        pos.make_move(m);
+        start.moves.push(m);
+    }
+    let playout = Playout {
+        nodes: cfg.nodes,
+        max_plies: cfg.max_plies,
+        win: None,
+    };
     let mut fens = Vec::new();
-    let mut ply = moves.len();
-    let result = loop {
-        if let Some(r) = adjudicate(&pos, RuleSet::Chinese) {
-            break match r.outcome {
-                Outcome::RedWins => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::BlackWins => 0.0,
-            };
-        }
-        if ply >= cfg.max_plies {
-            break 0.5;
-        }
-        let random = ply < opening.moves.len() + cfg.random_plies;
-        if !random && ply >= cfg.skip_plies && is_quiet(&pos, tables) {
+    let ending = play_out(engine, &start, &playout, &mut |pos, _| {
+        if pos.game_ply() >= cfg.skip_plies && is_quiet(pos, tables) {
             fens.push(pos.to_fen());
         }
-        let mv = if random {
-            sound_random_move(&mut pos, rng, tables)
-        } else {
-            engine
-                .set_position(Some(&opening.fen), &moves)
-                .map_err(anyhow::Error::msg)?;
-            let result = engine.search_sync(Limits {
-                nodes: Some(cfg.nodes),
-                ..Limits::default()
-            });
-            result
-                .best
-                .context("the search found no move where the referee saw one")?
-        };
-        pos.make_move(mv);
-        moves.push(mv.to_string());
-        ply += 1;
+    })?;
+    let result = match ending.outcome {
+        Outcome::RedWins => 1.0,
+        Outcome::Draw => 0.5,
+        Outcome::BlackWins => 0.0,
     };
     Ok((fens, result))
 }

@@ -1,0 +1,255 @@
+//! `chuhan datagen`: training positions from self-play, for an NNUE evaluation.
+//!
+//! - `generate`: the games (openings plus random plies, balanced starts, fixed nodes per move,
+//!   the referee's rules, deterministic for a seed on any thread count, shards).
+//! - `record`: the 32-byte record of a kept position (board, side to move, score, result).
+//! - `files`: reading and writing record files; `count`, `shuffle`, `dedup`, `merge`.
+//!
+//! The output of a run goes to `FILE.partial`, renamed to `FILE` when the run is complete.
+//! Games are written whole and in order, so the partial file of an interrupted run holds
+//! whole games of the run (its first ones): rename it to keep them.
+
+pub mod files;
+pub mod generate;
+pub mod record;
+
+use crate::engine::openings;
+use anyhow::{bail, Context, Result};
+use generate::{Settings, Shard};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// `chuhan datagen …` usage.
+pub const USAGE: &str = "usage:
+  chuhan datagen -o FILE [--games N] [--positions N] [--nodes N] [--threads N] [--seed S]
+                 [--shard K/N] [--random-plies N] [--balance CP] [--max-plies N]
+                 [--win-score CP] [--win-plies N] [--hash MB] [--openings FILE]
+      self-play games; kept positions as 32-byte records to FILE (via FILE.partial);
+      at least one of --games (of the whole run, over all shards) and --positions
+  chuhan datagen count FILE             records in FILE, each checked
+  chuhan datagen shuffle IN OUT --seed S   IN's records in a random order
+  chuhan datagen dedup IN OUT           the first record of each position
+  chuhan datagen merge OUT IN...        the records of IN... one file after another";
+
+/// Seconds between two progress lines.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// Run `chuhan datagen` with its arguments (after `datagen`).
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
+    match args.first().map(String::as_str) {
+        Some("count") => {
+            let [path] = &args[1..] else {
+                bail!("count takes one file\n{USAGE}")
+            };
+            let c = files::count(Path::new(path))?;
+            writeln!(
+                out,
+                "{path}: {} positions ({} with Red to move); side to move won {}, drew {}, lost {}",
+                c.positions, c.red_to_move, c.wdl[2], c.wdl[1], c.wdl[0]
+            )?;
+        }
+        Some("shuffle") => {
+            let (files, seed) = match &args[1..] {
+                [a, b, flag, s] if flag == "--seed" => ([a, b], s),
+                [flag, s, a, b] if flag == "--seed" => ([a, b], s),
+                _ => bail!("shuffle takes IN OUT --seed S\n{USAGE}"),
+            };
+            let seed = number("--seed", seed)?;
+            let n = files::shuffle(Path::new(files[0]), Path::new(files[1]), seed)?;
+            writeln!(out, "shuffled {n} positions into {}", files[1])?;
+        }
+        Some("dedup") => {
+            let [input, output] = &args[1..] else {
+                bail!("dedup takes IN OUT\n{USAGE}")
+            };
+            let (kept, dropped) = files::dedup(Path::new(input), Path::new(output))?;
+            writeln!(
+                out,
+                "kept {kept} positions, dropped {dropped} repeated ones, into {output}"
+            )?;
+        }
+        Some("merge") => {
+            let Some((output, inputs)) = args[1..].split_first() else {
+                bail!("merge takes OUT IN...\n{USAGE}")
+            };
+            let inputs: Vec<PathBuf> = inputs.iter().map(PathBuf::from).collect();
+            let n = files::merge(Path::new(output), &inputs)?;
+            writeln!(out, "merged {n} positions into {output}")?;
+        }
+        _ => generate_command(args, out)?,
+    }
+    Ok(())
+}
+
+/// A number option's value.
+fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T> {
+    text.parse()
+        .ok()
+        .with_context(|| format!("bad value '{text}' for {name}\n{USAGE}"))
+}
+
+/// A positive number option's value.
+fn positive<T: std::str::FromStr + PartialOrd + Default>(name: &str, text: &str) -> Result<T> {
+    let v: T = number(name, text)?;
+    if v <= T::default() {
+        bail!("{name} must be positive, not '{text}'");
+    }
+    Ok(v)
+}
+
+/// What the generation command was asked.
+struct Request {
+    settings: Settings,
+    output: PathBuf,
+    openings: Option<PathBuf>,
+}
+
+fn parse(args: &[String]) -> Result<Request> {
+    let mut s = Settings {
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ..Settings::default()
+    };
+    let mut output: Option<PathBuf> = None;
+    let mut openings: Option<PathBuf> = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let name = arg.as_str();
+        let value = rest
+            .next()
+            .with_context(|| format!("{name} needs a value\n{USAGE}"));
+        match name {
+            "-o" | "--out" => output = Some(PathBuf::from(value?)),
+            "--games" => s.games = Some(positive(name, value?)?),
+            "--positions" => s.positions = Some(positive(name, value?)?),
+            "--nodes" => s.nodes = positive(name, value?)?,
+            "--threads" => {
+                s.threads = positive(name, value?)?;
+                if s.threads > crate::engine::MAX_THREADS {
+                    bail!("--threads must be at most {}", crate::engine::MAX_THREADS);
+                }
+            }
+            "--seed" => s.seed = number(name, value?)?,
+            "--shard" => s.shard = Shard::parse(value?)?,
+            "--random-plies" => s.random_plies = number(name, value?)?,
+            "--balance" => s.balance = number(name, value?)?,
+            "--max-plies" => s.max_plies = positive(name, value?)?,
+            "--win-score" => s.win.score = positive(name, value?)?,
+            "--win-plies" => s.win.plies = positive(name, value?)?,
+            "--hash" => s.hash_mb = positive(name, value?)?,
+            "--openings" => openings = Some(PathBuf::from(value?)),
+            _ => bail!("unknown datagen option '{name}'\n{USAGE}"),
+        }
+    }
+    let output = output.with_context(|| format!("datagen needs -o FILE\n{USAGE}"))?;
+    if s.games.is_none() && s.positions.is_none() {
+        bail!("datagen needs --games N or --positions N (or both)\n{USAGE}");
+    }
+    if s.balance < 0 {
+        bail!("--balance must not be negative");
+    }
+    Ok(Request {
+        settings: s,
+        output,
+        openings,
+    })
+}
+
+/// `chuhan datagen -o FILE …`: play, write, report.
+fn generate_command(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let r = parse(args)?;
+    let book = openings::load(r.openings.as_deref()).map_err(anyhow::Error::msg)?;
+    let s = &r.settings;
+    let mut output = files::Output::create(&r.output)?;
+    output.keep_unfinished();
+    let start = Instant::now();
+    let mut last = start;
+    let line = |st: &generate::Stats| {
+        let secs = start.elapsed().as_secs_f64().max(1e-3);
+        format!(
+            "datagen: {} positions ({:.0}% of {} searched), {:.1} positions/s, {} games \
+             (+{} ={} -{} for Red), {:.0} s",
+            st.positions,
+            100.0 * st.positions as f64 / st.searched.max(1) as f64,
+            st.searched,
+            st.positions as f64 / secs,
+            st.games,
+            st.wdl[0],
+            st.wdl[1],
+            st.wdl[2],
+            secs
+        )
+    };
+    let stats = generate::generate(s, &book, output.unbuffered()?, &mut |st| {
+        if last.elapsed() >= PROGRESS_EVERY {
+            last = Instant::now();
+            eprintln!("{}", line(st));
+        }
+    })?;
+    output.finish()?;
+    eprintln!("{}", line(&stats));
+    writeln!(
+        out,
+        "wrote {} positions from {} games to {}",
+        stats.positions,
+        stats.games,
+        r.output.display()
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn options_are_parsed() {
+        let r = parse(&args(
+            "-o x.bin --games 10 --positions 500 --nodes 300 --threads 3 --seed 4 --shard 2/5 \
+             --random-plies 6 --balance 150 --max-plies 300 --win-score 1500 --win-plies 6 \
+             --hash 8 --openings o.txt",
+        ))
+        .unwrap();
+        let s = r.settings;
+        assert_eq!(r.output, PathBuf::from("x.bin"));
+        assert_eq!(r.openings, Some(PathBuf::from("o.txt")));
+        assert_eq!((s.games, s.positions, s.nodes), (Some(10), Some(500), 300));
+        assert_eq!(
+            (s.threads, s.seed, s.shard),
+            (3, 4, Shard { index: 1, count: 5 })
+        );
+        assert_eq!((s.random_plies, s.balance, s.max_plies), (6, 150, 300));
+        assert_eq!((s.win.score, s.win.plies, s.hash_mb), (1500, 6, 8));
+        let d = parse(&args("--positions 5 -o y")).unwrap().settings;
+        assert_eq!((d.nodes, d.random_plies, d.balance), (5000, 4, 200));
+    }
+
+    #[test]
+    fn bad_arguments_are_errors() {
+        let mut sink = Vec::new();
+        for bad in [
+            "",
+            "--games 2",
+            "-o x",
+            "-o x --games 0",
+            "-o x --games two",
+            "-o x --games 2 --nodes",
+            "-o x --games 2 --shard 3/2",
+            "-o x --games 2 --balance -5",
+            "-o x --games 2 --threads 0",
+            "-o x --games 2 --frobnicate 1",
+            "count",
+            "count a b",
+            "shuffle a b",
+            "shuffle a b --seed x",
+            "dedup a",
+            "merge",
+        ] {
+            assert!(run(&args(bad), &mut sink).is_err(), "'{bad}'");
+        }
+    }
+}
