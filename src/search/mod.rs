@@ -24,7 +24,7 @@ use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
 use crate::search::eval::{default_tables, evaluate_with, Tables};
 use crate::search::history::{History, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
-use crate::search::nnue::{AccumulatorStack, Network};
+use crate::search::nnue::{Accumulator, AccumulatorStack, Network};
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{Bound, TranspositionTable};
 use once_cell::sync::Lazy;
@@ -621,11 +621,19 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of the current position for the side to move: the network's
-    /// when one is in use, else the classical one.
+    /// when one is in use, else the classical one. Debug builds check that the accumulators
+    /// kept move by move are those of the position (every make and unmake went through them).
     #[inline(always)]
     fn evaluate(&self) -> Value {
         match &self.nnue {
-            Some(stack) => stack.evaluate(&self.pos),
+            Some(stack) => {
+                debug_assert!(
+                    *stack.current() == Accumulator::refresh(stack.network(), &self.pos),
+                    "accumulators out of step at {}",
+                    self.pos.to_fen()
+                );
+                stack.evaluate(&self.pos)
+            }
             None => evaluate_with(&self.pos, self.shared.eval),
         }
     }
