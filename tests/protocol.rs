@@ -679,7 +679,6 @@ fn options_in_both_forms_and_dialects() {
         "setoption name UCI_LimitStrength value false",
         "setoption name UCI_Variant value xiangqi",
         "setoption name ScoreType value Elo",
-        "setoption name EvalFile value pikafish.nnue",
         "setoption name Move Overhead value 50",
         "setoption name MultiPV value 1",
         "setoption batch on",
@@ -1234,5 +1233,136 @@ fn file_errors_are_never_in_words_guis_take_for_a_failed_start() {
         assert_eq!(said.len(), 1, "{path}: {said:?}");
         assert!(said[0].starts_with("info string"), "{said:?}");
         assert!(!reads_as_start_failure(&said[0]), "{said:?}");
+    }
+}
+
+/// The node count of a finished search's last `info depth` line.
+fn nodes_of(lines: &[String]) -> u64 {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let w: Vec<&str> = info.split_whitespace().collect();
+    let i = w.iter().position(|&x| x == "nodes").expect("nodes") + 1;
+    w[i].parse().unwrap()
+}
+
+/// Nodes of `go depth 5` from the start position with a fresh hash table.
+fn nodes_at_depth_5(s: &mut Session) -> u64 {
+    s.send("ucinewgame");
+    s.send("position startpos");
+    s.send("go depth 5");
+    let lines = s.bestmove();
+    assert_legal(&Position::startpos(), lines.last().unwrap());
+    nodes_of(&lines)
+}
+
+#[test]
+fn eval_file_loads_a_network_and_refuses_bad_files() {
+    let good = chuhan::search::nnue::Network::random(3).to_bytes();
+    let net = temp_file("random.nnue", &good);
+    let mut s = Session::with("uci");
+    let classical = nodes_at_depth_5(&mut s);
+    // A network file loads, says so with its architecture, and evaluates from then on.
+    s.send(&format!("setoption name EvalFile value {}", net.display()));
+    let said = s.sync();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with("info string")
+            && said[0].contains("loaded: the network evaluates, (1260 -> 256) x 2 -> 1"),
+        "{said:?}"
+    );
+    let with_net = nodes_at_depth_5(&mut s);
+    assert_ne!(with_net, classical, "the network changes the search");
+    assert_eq!(nodes_at_depth_5(&mut s), with_net, "and repeats it exactly");
+
+    // Each bad file is refused with its reason, and the network stays.
+    let patched = |at: usize, bytes: &[u8]| {
+        let mut b = good.clone();
+        b[at..at + bytes.len()].copy_from_slice(bytes);
+        b
+    };
+    let mut overlong = good.clone();
+    overlong.extend_from_slice(b"more");
+    let bad = [
+        ("empty.nnue", Vec::new(), "is empty"),
+        (
+            "truncated.nnue",
+            good[..good.len() - 1].to_vec(),
+            "is truncated",
+        ),
+        ("overlong.nnue", overlong, "is too long"),
+        (
+            "book.nnue",
+            patched(0, b"CHUHANBK"),
+            "is not a Chuhan network",
+        ),
+        (
+            "v2.nnue",
+            patched(8, &2u32.to_le_bytes()),
+            "format version 2",
+        ),
+        (
+            "wide.nnue",
+            patched(16, &512u32.to_le_bytes()),
+            "another architecture (hidden size 512",
+        ),
+    ];
+    let mut paths = Vec::new();
+    for (name, bytes, reason) in bad {
+        let path = temp_file(name, &bytes);
+        s.send(&format!("setoption name EvalFile value {}", path.display()));
+        let said = s.sync();
+        assert_eq!(said.len(), 1, "{name}: {said:?}");
+        assert!(
+            said[0].starts_with("info string")
+                && said[0].contains(reason)
+                && said[0].ends_with("keeping the network loaded before"),
+            "{name}: {said:?}"
+        );
+        paths.push(path);
+    }
+    for (path, reason) in [
+        ("/nonexistent/net.nnue", "does not exist"),
+        ("src", "is a directory"),
+    ] {
+        s.send(&format!("setoption name EvalFile value {path}"));
+        let said = s.sync();
+        assert!(
+            said.len() == 1 && said[0].contains(reason) && !said[0].contains("os error"),
+            "{said:?}"
+        );
+    }
+    assert_eq!(nodes_at_depth_5(&mut s), with_net, "the network stayed");
+
+    // `<empty>` goes back to the classical evaluation, quietly.
+    s.send("setoption name EvalFile value <empty>");
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    assert_eq!(nodes_at_depth_5(&mut s), classical);
+    // Without a network, a bad file keeps the classical evaluation.
+    s.send(&format!(
+        "setoption name EvalFile value {}",
+        paths[1].display()
+    ));
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].ends_with("keeping the classical evaluation"),
+        "{said:?}"
+    );
+
+    // UCCI spells it `evalfile`.
+    let mut u = Session::with("ucci");
+    u.send(&format!("setoption evalfile {}", net.display()));
+    let said = u.sync();
+    assert!(
+        said.len() == 1 && said[0].contains("the network evaluates"),
+        "{said:?}"
+    );
+    u.send("position startpos");
+    u.send("go depth 3");
+    assert_legal(&Position::startpos(), u.bestmove().last().unwrap());
+    for path in paths.into_iter().chain([net]) {
+        let _ = std::fs::remove_file(path);
     }
 }

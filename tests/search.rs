@@ -1,11 +1,12 @@
 //! Search behaviour: forced mates for both colours (checked against a brute-force solver),
 //! stalemate (困毙) as a win, legal best moves, multi-threaded agreement, determinism,
-//! MultiPV and root restrictions.
+//! MultiPV and root restrictions, searching with a network.
 
 use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;
 use chuhan::board::types::{Move, MATE};
 use chuhan::engine::{Engine, SearchEvent};
+use chuhan::search::nnue::{Network, HIDDEN};
 use chuhan::search::time::Limits;
 use chuhan::search::{SearchInfo, SearchResult};
 use std::time::{Duration, Instant};
@@ -331,4 +332,51 @@ fn a_search_stopped_at_once_still_answers_with_a_searched_move() {
     assert!(events
         .iter()
         .any(|ev| matches!(ev, SearchEvent::Info(i) if i.depth >= 1)));
+}
+
+/// An engine evaluating with `network` (None: the classical evaluation), at `fen`.
+fn engine_with(network: Option<std::sync::Arc<Network>>, fen: &str, threads: usize) -> Engine {
+    let mut e = Engine::new();
+    e.set_hash_mb(16).unwrap();
+    e.set_threads(threads);
+    e.options.search.network = network;
+    e.set_position(Some(fen), &[] as &[&str]).unwrap();
+    e
+}
+
+#[test]
+fn a_network_evaluates_when_given() {
+    // A network that scores every position 123 for the side to move: output bias 5020 at
+    // QA · QB = 16 320 and 400 cp per unit is 123.04, rounded toward zero.
+    let flat = Network::from_parts(
+        vec![[0; HIDDEN]; 1260].into_boxed_slice(),
+        [0; HIDDEN],
+        [[0; HIDDEN]; 2],
+        5020,
+    )
+    .unwrap();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    // At depth 1 every reply stands pat at 123 for the opponent: the root scores -123.
+    let mut e = engine_with(Some(std::sync::Arc::new(flat)), start, 1);
+    assert_eq!(e.search_sync(depth(1)).score, Some(-123));
+    let mut classical = engine_with(None, start, 1);
+    assert_ne!(classical.search_sync(depth(1)).score, Some(-123));
+}
+
+#[test]
+fn searches_with_a_random_network_are_legal_and_deterministic() {
+    let net = std::sync::Arc::new(Network::random(7));
+    let fen = "2bakab1r/9/6n2/p3p1C1p/2P2nPc1/9/P3P3P/R1N1B4/1r2Cc3/2BAKAR2 b - - 3 14";
+    let run = |threads: usize| engine_with(Some(net.clone()), fen, threads).search_sync(depth(7));
+    let (a, b) = (run(1), run(1));
+    assert_eq!(a, b, "one thread repeats exactly");
+    let pos = Position::from_fen(fen).unwrap();
+    assert!(legal_moves(&pos).contains(a.best.unwrap()));
+    assert!(a.nodes > 1000);
+    // The network changes the search: another tree than the classical evaluation's.
+    let classical = engine_with(None, fen, 1).search_sync(depth(7));
+    assert_ne!(a.nodes, classical.nodes);
+    // Two threads, each with its own accumulators, answer legally too.
+    let two = run(2);
+    assert!(legal_moves(&pos).contains(two.best.unwrap()));
 }

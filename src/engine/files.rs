@@ -1,5 +1,9 @@
 //! Words for a file that cannot be read, shared by everything that reports on files (book
-//! files, the protocol's options).
+//! files, the protocol's options), and a bounded reader for files loaded whole.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
 
 /// Why a file cannot be read, in our own words. The system's message ("No such file or
 /// directory (os error 2)") must never reach the GUI: XBoard takes any engine line containing
@@ -17,6 +21,25 @@ pub fn file_problem(e: &std::io::Error) -> String {
             None => "cannot be read".into(),
         },
     }
+}
+
+/// The bytes of the regular file at `path`, at most `limit` of them (a longer file is cut
+/// there: a caller that expects fewer tells a file too long by its length), or why it cannot
+/// be read. Directories and special files (a FIFO would block) are refused unread.
+pub fn read_at_most(path: &Path, limit: usize) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| file_problem(&e))?;
+    if meta.is_dir() {
+        return Err("is a directory".into());
+    }
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
+    let file = File::open(path).map_err(|e| file_problem(&e))?;
+    let mut bytes = Vec::with_capacity(limit.min(meta.len() as usize));
+    file.take(limit as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| file_problem(&e))?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -41,5 +64,25 @@ mod tests {
             }
         }
         assert_eq!(file_problem(&Error::from_raw_os_error(2)), "does not exist");
+    }
+
+    #[test]
+    fn reading_is_bounded_and_refuses_what_is_no_regular_file() {
+        let path = std::env::temp_dir().join(format!("chuhan-{}-bounded", std::process::id()));
+        std::fs::write(&path, b"0123456789").unwrap();
+        assert_eq!(read_at_most(&path, 4).unwrap(), b"0123");
+        assert_eq!(read_at_most(&path, 100).unwrap(), b"0123456789");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(read_at_most(&path, 4).unwrap_err(), "does not exist");
+        assert_eq!(
+            read_at_most(&std::env::temp_dir(), 4).unwrap_err(),
+            "is a directory"
+        );
+        if Path::new("/dev/null").exists() {
+            assert_eq!(
+                read_at_most(Path::new("/dev/null"), 4).unwrap_err(),
+                "is not a regular file"
+            );
+        }
     }
 }

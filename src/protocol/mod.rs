@@ -27,7 +27,10 @@ use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
 use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
+use crate::engine::files::read_at_most;
 use crate::engine::{Engine, Listener, SearchEvent};
+use crate::search::nnue::network::FILE_LEN;
+use crate::search::nnue::{architecture, Network};
 use crate::search::time::Limits;
 use crate::search::SearchResult;
 use input::Input;
@@ -336,6 +339,7 @@ impl Session {
             OptionChange::BookFile(path) => self.set_book_file(name, &path),
             OptionChange::BookVariety(v) => self.engine().options.book_policy.variety = v,
             OptionChange::BookSeed(seed) => self.engine().seed_book(seed),
+            OptionChange::EvalFile(path) => self.set_eval_file(name, &path),
             OptionChange::Rules(rules) => self.engine().options.search.rules = rules,
             OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
             OptionChange::Elo(elo) => self.engine().options.strength.elo = elo,
@@ -374,6 +378,37 @@ impl Session {
             ));
         }
         self.engine().set_book(opened.book);
+    }
+
+    /// `EvalFile`: a network file (`search::nnue::network` documents the format); no file
+    /// (empty, `<empty>`) means the classical evaluation. A network that loads evaluates from
+    /// the next search on, and says so; a file that is none (missing, truncated, another
+    /// format or architecture) is reported and the evaluation stays as it was.
+    fn set_eval_file(&mut self, name: &str, path: &str) {
+        if path.is_empty() {
+            self.engine().options.search.network = None;
+            return;
+        }
+        let what = format!("option '{name}': network file '{}'", output::echo(path));
+        // One byte more than a network, so that a longer file shows.
+        let loaded = read_at_most(std::path::Path::new(path), FILE_LEN + 1)
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(net) => {
+                self.engine().options.search.network = Some(Arc::new(net));
+                self.info_string(&format!(
+                    "{what} loaded: the network evaluates, {}",
+                    architecture()
+                ));
+            }
+            Err(why) => {
+                let kept = match self.engine().options.search.network {
+                    Some(_) => "the network loaded before",
+                    None => "the classical evaluation",
+                };
+                self.info_string(&format!("{what} {why}; keeping {kept}"));
+            }
+        }
     }
 
     /// One `info string` for a list of problems (a line of garbage must not flood the GUI).

@@ -50,6 +50,8 @@ pub enum OptionChange {
     BookVariety(u32),
     /// Seed of the book's choices (`BookSeed`); 0: from the clock.
     BookSeed(u64),
+    /// Network file (`EvalFile`, `evalfile`); empty: the classical evaluation.
+    EvalFile(String),
     /// The repetition rule set (`Repetition Rule`: ChineseRule, AsianRule, …).
     Rules(RuleSet),
     /// `UCI_LimitStrength`.
@@ -263,6 +265,15 @@ pub static TABLE: &[Spec] = &[
         },
     },
     Spec {
+        uci: Some("EvalFile"),
+        ucci: Some("evalfile"),
+        aliases: &[],
+        kind: Kind::Text {
+            default: "",
+            set: OptionChange::EvalFile,
+        },
+    },
+    Spec {
         uci: Some("Repetition Rule"),
         ucci: Some("repetitionrule"),
         aliases: &["rule", "rules"],
@@ -316,7 +327,6 @@ pub static TABLE: &[Spec] = &[
             "sixtymoverule",
             "ucivariant",
             "scoretype",
-            "evalfile",
             "ucianalysemode",
             "ucichess960",
             "uciwdlcentipawn",
@@ -476,19 +486,15 @@ mod tests {
             ("OwnBook", "OwnBook"),
             ("usebook", "OwnBook"),
             ("bookfiles", "BookFile"),
+            ("evalfile", "EvalFile"),
+            ("Eval File", "EvalFile"),
             ("rules", "Repetition Rule"),
             ("UCI_Elo", "UCI_Elo"),
             ("skill", "Skill Level"),
         ] {
             assert_eq!(lookup(spelling).unwrap().name(), row, "{spelling}");
         }
-        for quiet in [
-            "Sixty Move Rule",
-            "UCI_Variant",
-            "ScoreType",
-            "EvalFile",
-            "batch",
-        ] {
+        for quiet in ["Sixty Move Rule", "UCI_Variant", "ScoreType", "batch"] {
             assert_eq!(
                 change(quiet, Some("x")),
                 Ok(OptionChange::Accepted),
@@ -575,6 +581,18 @@ mod tests {
         assert_eq!(
             book.parse(Some("books/main.txt")),
             Ok(OptionChange::BookFile("books/main.txt".into()))
+        );
+        let network = lookup("evalfile").unwrap();
+        for nothing in [None, Some(""), Some("<empty>")] {
+            assert_eq!(
+                network.parse(nothing),
+                Ok(OptionChange::EvalFile(String::new())),
+                "{nothing:?}"
+            );
+        }
+        assert_eq!(
+            network.parse(Some("nets/a b.nnue")),
+            Ok(OptionChange::EvalFile("nets/a b.nnue".into()))
         );
     }
 

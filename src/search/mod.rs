@@ -10,6 +10,7 @@
 pub mod eval;
 pub(crate) mod history;
 pub(crate) mod movepick;
+pub mod nnue;
 pub mod see;
 pub mod strength;
 pub mod thread;
@@ -23,6 +24,7 @@ use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
 use crate::search::eval::{default_tables, evaluate_with, Tables};
 use crate::search::history::{History, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
+use crate::search::nnue::{Accumulator, AccumulatorStack, Network};
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{Bound, TranspositionTable};
 use once_cell::sync::Lazy;
@@ -161,6 +163,8 @@ pub struct SearchSettings {
     /// Evaluation tables to search with instead of the built-in ones (for self-play between
     /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
     pub eval: Option<Arc<Tables>>,
+    /// The network that evaluates instead of the tables; `None` = the classical evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl SearchSettings {
@@ -171,6 +175,7 @@ impl SearchSettings {
         features: SearchFeatures::DEFAULT,
         rules: RuleSet::Chinese,
         eval: None,
+        network: None,
     };
 
     /// The evaluation tables in force.
@@ -205,6 +210,8 @@ pub struct Shared<'a> {
     pub settings: &'a SearchSettings,
     /// `settings.tables()`, looked up once rather than at every node.
     pub eval: &'a Tables,
+    /// `settings.network`: when present it evaluates, and the tables are not used.
+    pub network: Option<&'a Network>,
 }
 
 impl Shared<'_> {
@@ -277,6 +284,9 @@ pub struct Worker<'a> {
     /// Count of rule wins/losses by repetition returned so far: a node whose subtree saw one has a
     /// path-dependent score and is not stored in the hash table.
     rule_verdicts: u64,
+    /// The network's accumulators along the current line, when a network evaluates; `None`
+    /// keeps the classical path free of any network work.
+    nnue: Option<AccumulatorStack<'a>>,
 }
 
 impl<'a> Worker<'a> {
@@ -314,6 +324,7 @@ impl<'a> Worker<'a> {
             null_verify_ply: 0,
             filter: RepetitionFilter::from_position(&pos),
             rule_verdicts: 0,
+            nnue: shared.network.map(|net| AccumulatorStack::new(net, &pos)),
             pos,
         }
     }
@@ -517,7 +528,7 @@ impl<'a> Worker<'a> {
         self.frames[0].eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            evaluate_with(&self.pos, self.shared.eval)
+            self.evaluate()
         };
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -609,10 +620,46 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The static evaluation of the current position for the side to move: the network's
+    /// when one is in use, else the classical one. Debug builds check that the accumulators
+    /// kept move by move are those of the position (every make and unmake went through them).
+    #[inline(always)]
+    fn evaluate(&self) -> Value {
+        match &self.nnue {
+            Some(stack) => {
+                debug_assert!(
+                    *stack.current() == Accumulator::refresh(stack.network(), &self.pos),
+                    "accumulators out of step at {}",
+                    self.pos.to_fen()
+                );
+                stack.evaluate(&self.pos)
+            }
+            None => evaluate_with(&self.pos, self.shared.eval),
+        }
+    }
+
+    /// Make a move on the board, keeping the network's accumulators in step.
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        self.pos.make_move(m);
+        if let Some(stack) = &mut self.nnue {
+            stack.push_move(&self.pos);
+        }
+    }
+
+    /// Take back the last move made by `make`.
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
+    }
+
     /// Play a move of the search, keeping the repetition filter in step.
     #[inline(always)]
     fn play(&mut self, m: Move) {
-        self.pos.make_move(m);
+        self.make(m);
         self.filter.push(self.pos.key());
     }
 
@@ -620,7 +667,23 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn take_back(&mut self) {
         self.filter.pop(self.pos.key());
-        self.pos.unmake_move();
+        self.unmake();
+    }
+
+    /// Pass the turn (null-move pruning): the same pieces, so the same accumulators.
+    fn make_null(&mut self) {
+        self.pos.make_null();
+        if let Some(stack) = &mut self.nnue {
+            stack.push_null();
+        }
+    }
+
+    /// Take back a null move.
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null();
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -676,7 +739,7 @@ impl<'a> Worker<'a> {
             return if self.pos.in_check() {
                 0
             } else {
-                evaluate_with(&self.pos, self.shared.eval)
+                self.evaluate()
             };
         }
         // Mate distance pruning.
@@ -711,7 +774,7 @@ impl<'a> Worker<'a> {
         } else if let Some(e) = tte {
             e.eval
         } else {
-            evaluate_with(&self.pos, self.shared.eval)
+            self.evaluate()
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
@@ -737,9 +800,9 @@ impl<'a> Worker<'a> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.frames[ply].mv = Move::NULL;
                 self.frames[ply].piece = None;
-                self.pos.make_null();
+                self.make_null();
                 let v = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.pos.unmake_null();
+                self.unmake_null();
                 if self.stopped() {
                     return 0;
                 }
@@ -939,11 +1002,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                evaluate_with(&self.pos, self.shared.eval)
-            };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
@@ -970,7 +1029,10 @@ impl<'a> Worker<'a> {
             if self.pos.color_bb(us).count() <= 5 && !has_legal_move(&self.pos) {
                 return mated_in(ply);
             }
-            stand_pat = tte.map_or_else(|| evaluate_with(&self.pos, self.shared.eval), |e| e.eval);
+            stand_pat = match tte {
+                Some(e) => e.eval,
+                None => self.evaluate(),
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1000,9 +1062,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            self.pos.make_move(m);
+            self.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped() {
                 return 0;
             }

@@ -4,7 +4,9 @@
 
 use crate::engine::Engine;
 use crate::rules::RuleSet;
+use crate::search::nnue::Network;
 use crate::search::time::Limits;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Default bench depth.
@@ -82,6 +84,28 @@ pub fn run_with_rules(
 ) -> Result<BenchResult, String> {
     let mut engine = Engine::new();
     engine.options.search.rules = rules;
+    run_engine(engine, depth, threads, hash_mb)
+}
+
+/// The same with `network` evaluating (to measure what the network costs or gains in speed).
+pub fn run_with_network(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    network: Arc<Network>,
+) -> Result<BenchResult, String> {
+    let mut engine = Engine::new();
+    engine.options.search.network = Some(network);
+    run_engine(engine, depth, threads, hash_mb)
+}
+
+/// Search every bench position with `engine`'s settings.
+fn run_engine(
+    mut engine: Engine,
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+) -> Result<BenchResult, String> {
     engine.set_hash_mb(hash_mb)?;
     engine.set_threads(threads);
     let start = Instant::now();
