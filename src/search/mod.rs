@@ -10,6 +10,7 @@
 pub mod eval;
 pub(crate) mod history;
 pub(crate) mod movepick;
+pub mod see;
 pub mod strength;
 pub mod thread;
 pub mod time;

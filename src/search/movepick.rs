@@ -8,7 +8,8 @@ use crate::board::position::Position;
 use crate::board::types::{Move, PieceKind};
 use crate::search::history::History;
 
-/// Piece values used for ordering captures (not the evaluation's).
+/// Piece values used for ordering captures and by static exchange evaluation (`see`); not the
+/// evaluation's.
 pub const ORDER_VALUE: [i32; 7] = [5000, 200, 200, 450, 1000, 450, 100];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
