@@ -1,12 +1,13 @@
-//! Staged move ordering: the hash move first, then captures that look good (most valuable
-//! victim, least valuable attacker, not losing material to a recapture), killers and the
-//! counter move, quiet moves by history, and last the captures that look bad. Moves are
-//! pseudo-legal; the search tests legality before playing one.
+//! Staged move ordering: the hash move first, then captures that do not lose material (by
+//! static exchange evaluation; most valuable victim, least valuable attacker first), killers
+//! and the counter move, quiet moves by history, and last the captures that lose material.
+//! Moves are pseudo-legal; the search tests legality before playing one.
 
 use crate::board::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::board::position::Position;
 use crate::board::types::{Move, PieceKind};
 use crate::search::history::History;
+use crate::search::see::see_ge;
 
 /// Piece values used for ordering captures and by static exchange evaluation (`see`); not the
 /// evaluation's.
@@ -40,11 +41,20 @@ pub struct MovePicker {
     bad_len: usize,
     bad_cur: usize,
     captures_only: bool,
+    /// Tell losing captures by SEE (else by the older recapture test, `looks_bad`).
+    see_ordering: bool,
 }
 
 impl MovePicker {
-    /// Picker for a main-search node. In check, all moves come in one scored batch.
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// Picker for a main-search node. `see_ordering`: whether losing captures are told by
+    /// static exchange evaluation (`SearchFeatures::see_ordering`).
+    pub fn new(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        see_ordering: bool,
+    ) -> MovePicker {
         let tt_move = if tt_move != Move::NONE && pos.is_pseudo_legal(tt_move) {
             tt_move
         } else {
@@ -63,6 +73,7 @@ impl MovePicker {
             bad_len: 0,
             bad_cur: 0,
             captures_only: false,
+            see_ordering,
         }
     }
 
@@ -75,7 +86,8 @@ impl MovePicker {
         } else {
             Move::NONE
         };
-        let mut p = MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE);
+        // Captures come in one batch here: none is put off as losing.
+        let mut p = MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE, false);
         p.tt_move = tt;
         p.captures_only = true;
         p
@@ -144,7 +156,17 @@ impl MovePicker {
         self.cur = 0;
     }
 
+    /// Whether a capture loses material, to be tried after the quiet moves.
+    fn is_bad_capture(&self, pos: &Position, m: Move) -> bool {
+        if self.see_ordering {
+            !see_ge(pos, m, 0)
+        } else {
+            Self::looks_bad(pos, m)
+        }
+    }
+
     /// Whether a capture risks losing material: a more valuable attacker takes a defended piece.
+    /// The test before SEE, kept for ablation.
     fn looks_bad(pos: &Position, m: Move) -> bool {
         let Some(attacker) = pos.piece_on(m.from()) else {
             return false;
@@ -187,7 +209,7 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        if !self.captures_only && Self::looks_bad(pos, m) {
+                        if !self.captures_only && self.is_bad_capture(pos, m) {
                             self.bad[self.bad_len] = m;
                             self.bad_len += 1;
                         } else {
@@ -249,6 +271,51 @@ impl MovePicker {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every move the picker gives, in order.
+    fn order(pos: &Position, see_ordering: bool) -> Vec<Move> {
+        let history = History::new();
+        let mut picker =
+            MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE, see_ordering);
+        std::iter::from_fn(|| picker.next(pos, &history)).collect()
+    }
+
+    /// Where `mv` comes relative to the first quiet move: before it or not.
+    fn before_quiets(pos: &Position, see_ordering: bool, mv: &str) -> bool {
+        let m = pos.parse_move(mv).unwrap();
+        let moves = order(pos, see_ordering);
+        let at = moves.iter().position(|&x| x == m).unwrap();
+        let first_quiet = moves.iter().position(|&x| !pos.is_capture(x)).unwrap();
+        at < first_quiet
+    }
+
+    #[test]
+    fn captures_that_lose_material_come_after_the_quiet_moves() {
+        // The rook takes a horse guarded by a rook, but the cannon on e0 gets its screen back
+        // and recaptures: SEE sees a won horse, the recapture test only a defended one.
+        let pos = Position::from_fen("3k5/9/9/r3n4/9/9/4R4/9/4A4/4CK3 w - - 0 1").unwrap();
+        assert!(before_quiets(&pos, true, "e3e6"));
+        assert!(!before_quiets(&pos, false, "e3e6"));
+        // Without the cannon the rook is lost for the horse either way.
+        let pos = Position::from_fen("3k5/9/9/r3n4/9/9/4R4/9/4A4/5K3 w - - 0 1").unwrap();
+        assert!(!before_quiets(&pos, true, "e3e6"));
+        assert!(!before_quiets(&pos, false, "e3e6"));
+        // Each picker gives every pseudo-legal move once.
+        for see in [true, false] {
+            let mut moves = order(&pos, see);
+            let mut all = MoveList::new();
+            generate(&pos, GenType::All, &mut all);
+            moves.sort_by_key(|m| (m.from(), m.to()));
+            let mut want = all.as_slice().to_vec();
+            want.sort_by_key(|m| (m.from(), m.to()));
+            assert_eq!(moves, want);
         }
     }
 }
