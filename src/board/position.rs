@@ -266,28 +266,7 @@ impl Position {
 
     /// FEN of the position (6 fields, side `w` or `b`).
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(90);
-        for rank in (0..RANK_NB).rev() {
-            let mut empty = 0;
-            for file in 0..FILE_NB {
-                match self.board[Square::from_coords(file, rank).index()] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.to_char());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = board_fen(&self.board);
         let side = if self.side == Color::Red { 'w' } else { 'b' };
         format!("{s} {side} - - {} {}", self.rule60(), self.fullmove)
     }
@@ -671,4 +650,32 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.to_fen())
     }
+}
+
+/// The board field of a FEN (ranks from Black's back rank down, `/`-separated): the one writer
+/// of it, for positions and for boards decoded from elsewhere (training records).
+pub fn board_fen(board: &[Option<Piece>; SQUARE_NB]) -> String {
+    let mut s = String::with_capacity(90);
+    for rank in (0..RANK_NB).rev() {
+        let mut empty = 0;
+        for file in 0..FILE_NB {
+            match board[Square::from_coords(file, rank).index()] {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push(p.to_char());
+                }
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
 }

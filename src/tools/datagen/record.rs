@@ -20,7 +20,7 @@
 
 use crate::board::bitboard::Bitboard;
 use crate::board::position::Position;
-use crate::board::types::{Color, Piece, PieceKind, Square, FILE_NB, RANK_NB, SQUARE_NB};
+use crate::board::types::{Color, Piece, PieceKind, SQUARE_NB};
 use std::fmt;
 
 /// Bytes per record.
@@ -186,28 +186,7 @@ fn fields(r: &[u8; RECORD_SIZE]) -> Result<([Option<Piece>; SQUARE_NB], Color, W
 /// legality checked.
 pub fn fen(r: &[u8; RECORD_SIZE]) -> Result<String, RecordError> {
     let (board, side, _) = fields(r)?;
-    let mut s = String::with_capacity(96);
-    for rank in (0..RANK_NB).rev() {
-        let mut empty = 0u8;
-        for file in 0..FILE_NB {
-            match board[Square::from_coords(file, rank).index()] {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.to_char());
-                }
-            }
-        }
-        if empty > 0 {
-            s.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
+    let s = crate::board::position::board_fen(&board);
     let side = if side == Color::Red { 'w' } else { 'b' };
     Ok(format!("{s} {side} - - 0 1"))
 }
