@@ -42,6 +42,10 @@ build() {
         rm -rf "$src"
         mkdir -p "$src"
         git -C "$repo" archive "$sha" | tar -x -C "$src"
+        # `git archive` dates every file at its commit, older than the other build's output in
+        # a shared target directory; cargo judges freshness by those dates (and paths relative
+        # to the package), so without this it would hand back the other revision's binary.
+        find "$src" -type f -exec touch {} +
         echo "building $1 (${sha:0:12}, $profile)..." >&2
         (cd "$src" && CARGO_TARGET_DIR="$target" cargo build --profile "$profile" --bin chuhan --quiet)
         dir=$profile
