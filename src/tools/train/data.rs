@@ -17,14 +17,14 @@ use crate::search::nnue::features::{index, INPUTS, MAX_ACTIVE};
 use crate::tools::datagen::files::Records;
 use crate::tools::datagen::record::{self, RECORD_SIZE};
 use anyhow::{bail, Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Centipawns per unit of the network's output: the target's sigmoid reads a score in the
 /// units the engine's network gives (`nnue::SCALE`).
 const SCALE: f32 = crate::search::nnue::SCALE as f32;
 
 /// Positions as feature lists (see the module documentation).
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dataset {
     /// The side to move's inputs of every position, one list after another.
     features: Vec<u16>,
@@ -81,13 +81,29 @@ impl Dataset {
             }
         }
         debug_assert!(self.features.len() - before <= MAX_ACTIVE);
-        let end = u32::try_from(self.features.len())
-            .ok()
-            .context("too many positions for one run (over 4 G pieces in all)")?;
-        self.starts.push(end);
+        self.starts.push(Self::start(self.features.len())?);
         self.scores.push(sample.score);
         self.results.push(sample.result as u8);
         Ok(())
+    }
+
+    /// Add the positions of `other`.
+    pub fn append(&mut self, other: &Dataset) -> Result<()> {
+        let base = self.features.len();
+        self.features.extend_from_slice(&other.features);
+        for &end in &other.starts[1..] {
+            self.starts.push(Self::start(base + end as usize)?);
+        }
+        self.scores.extend_from_slice(&other.scores);
+        self.results.extend_from_slice(&other.results);
+        Ok(())
+    }
+
+    /// An offset into `features` as stored.
+    fn start(offset: usize) -> Result<u32> {
+        u32::try_from(offset)
+            .ok()
+            .context("too many positions for one run (over 4 G pieces in all)")
     }
 }
 
@@ -130,8 +146,12 @@ pub struct Loaded {
     pub fingerprint: u64,
 }
 
-/// Load record files, holding out about `validation_fraction` of the positions.
-pub fn load(paths: &[PathBuf], validation_fraction: f64) -> Result<Loaded> {
+/// Records read at a time; their decoding is shared among the threads.
+const BLOCK: usize = 1 << 16;
+
+/// Load record files, holding out about `validation_fraction` of the positions, decoding on
+/// `threads` threads (the result does not depend on their number).
+pub fn load(paths: &[PathBuf], validation_fraction: f64, threads: usize) -> Result<Loaded> {
     if paths.is_empty() {
         bail!("no record files given");
     }
@@ -145,27 +165,69 @@ pub fn load(paths: &[PathBuf], validation_fraction: f64) -> Result<Loaded> {
         if records.is_empty() {
             bail!("'{}' holds no records", path.display());
         }
-        let mut n = 0u64;
-        while let Some(r) = records.next_record()? {
-            let sample = record::decode(&r).map_err(|e| {
-                anyhow::anyhow!(
-                    "'{}': record {n} (byte {}): {e}",
-                    path.display(),
-                    n * RECORD_SIZE as u64
-                )
-            })?;
-            loaded.fingerprint = hash_words(loaded.fingerprint, &r);
-            let held_out = unit(hash_words(0, &record::position_bytes(&r))) < validation_fraction;
-            let set = if held_out {
-                &mut loaded.validation
-            } else {
-                &mut loaded.train
-            };
-            set.push(&sample)?;
-            n += 1;
+        let mut first = 0;
+        loop {
+            let mut block = Vec::with_capacity(BLOCK);
+            while block.len() < BLOCK {
+                match records.next_record()? {
+                    Some(r) => block.push(r),
+                    None => break,
+                }
+            }
+            if block.is_empty() {
+                break;
+            }
+            for r in &block {
+                loaded.fingerprint = hash_words(loaded.fingerprint, r);
+            }
+            let part_len = block.len().div_ceil(threads.max(1));
+            let parts: Vec<Result<[Dataset; 2]>> = std::thread::scope(|s| {
+                let handles: Vec<_> = block
+                    .chunks(part_len)
+                    .enumerate()
+                    .map(|(k, part)| {
+                        let first = first + (k * part_len) as u64;
+                        s.spawn(move || decode_part(part, first, path, validation_fraction))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            });
+            // In record order, so the first bad record is the one reported.
+            for part in parts {
+                let [train, validation] = part?;
+                loaded.train.append(&train)?;
+                loaded.validation.append(&validation)?;
+            }
+            first += block.len() as u64;
         }
     }
     Ok(loaded)
+}
+
+/// Decode `records`, the first of them record `first` of `path`: the training positions and
+/// the held-out ones.
+fn decode_part(
+    records: &[[u8; RECORD_SIZE]],
+    first: u64,
+    path: &Path,
+    validation_fraction: f64,
+) -> Result<[Dataset; 2]> {
+    let mut sets = [Dataset::new(), Dataset::new()];
+    for (n, r) in (first..).zip(records) {
+        let sample = record::decode(r).map_err(|e| {
+            anyhow::anyhow!(
+                "'{}': record {n} (byte {}): {e}",
+                path.display(),
+                n * RECORD_SIZE as u64
+            )
+        })?;
+        let held_out = unit(hash_words(0, &record::position_bytes(r))) < validation_fraction;
+        sets[usize::from(held_out)].push(&sample)?;
+    }
+    Ok(sets)
 }
 
 /// `seed` with `bytes` mixed in, 8 at a time (the last word zero-padded).
@@ -205,6 +267,52 @@ mod tests {
     }
 
     #[test]
+    fn loading_is_the_same_on_any_thread_count_and_names_a_bad_record() {
+        use crate::board::movegen::legal_moves;
+        use crate::board::rng::Rng;
+        let dir = std::env::temp_dir().join(format!("chuhan-train-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut rng = Rng::new(1);
+        let mut pos = Position::startpos();
+        let mut bytes = Vec::new();
+        for i in 0..400 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() || i % 50 == 0 {
+                pos = Position::startpos();
+            }
+            let moves = legal_moves(&pos);
+            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+            bytes.extend_from_slice(&record::encode(&pos, i as i16, Wdl::Draw));
+        }
+        let path = dir.join("a.bin");
+        std::fs::write(&path, &bytes).unwrap();
+        let paths = [path.clone(), path.clone()];
+        let one = load(&paths, 0.2, 1).unwrap();
+        assert_eq!(one.train.len() + one.validation.len(), 800);
+        assert!(
+            (50..270).contains(&one.validation.len()),
+            "{}",
+            one.validation.len()
+        );
+        for threads in [2, 3, 7] {
+            let other = load(&paths, 0.2, threads).unwrap();
+            assert_eq!(one.train, other.train);
+            assert_eq!(one.validation, other.validation);
+            assert_eq!(one.fingerprint, other.fingerprint);
+        }
+        // An illegal position (the first piece made a red king, beside the real one) in the
+        // third thread's part: reported with its number in the file.
+        bytes[32 * 301 + 12] &= 0xF0;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = load(&[path], 0.2, 3).err().unwrap().to_string();
+        assert!(
+            err.contains("record 301 (byte 9632): not a legal position"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn positions_keep_their_inputs_score_and_result() {
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b").unwrap();
         let mut d = Dataset::new();
@@ -232,5 +340,13 @@ mod tests {
         assert!((d.target(0, 0.25) - 0.75 * 0.268_941_4).abs() < 1e-6);
         assert_eq!(d.target(1, 1.0), 1.0);
         assert_eq!(d.target(1, 0.0), 0.5);
+        // Appended, the positions keep their lists, after those there.
+        let mut e = Dataset::new();
+        e.append(&d).unwrap();
+        e.append(&d).unwrap();
+        assert_eq!(e.len(), 4);
+        assert_eq!(e.features(2), d.features(0));
+        assert_eq!(e.features(3), d.features(1));
+        assert_eq!(e.target(2, 0.3), d.target(0, 0.3));
     }
 }

@@ -239,7 +239,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
     }
 
     let start = Instant::now();
-    let loaded = data::load(&request.files, recipe.validation_fraction)?;
+    let loaded = data::load(&request.files, recipe.validation_fraction, request.threads)?;
     let (train, validation) = (&loaded.train, &loaded.validation);
     let data_id = DataId {
         records: (train.len() + validation.len()) as u64,
