@@ -12,10 +12,10 @@
 //! ```
 //!
 //! and backward, with `d = ∂loss/∂out = 2 (p - target) p (1 - p)`: `∂out_bias = d`,
-//! `∂w[v] = d · h_v`, `∂a_v = d · w[v]` where `0 < a_v < 1` (0 where clipped), `∂ft_bias = ∂a_stm
-//! + ∂a_other`, and `∂ft_weights[f] += ∂a_v` for each input `f` of view `v`. Only the rows of
-//! the inputs switched on are written; `Gradient` remembers which, so clearing it and summing
-//! it cost what the positions touched, not the whole table.
+//! `∂w[v] = d · h_v`, `∂a_v = d · w[v]` where `0 < a_v < 1` (0 where clipped),
+//! `∂ft_bias = ∂a_stm + ∂a_other`, and `∂ft_weights[f] += ∂a_v` for each input `f` of view
+//! `v`. Only the rows of the inputs switched on are written; `Gradient` remembers which, so
+//! clearing it and summing it cost what the positions touched, not the whole table.
 
 use super::data::{mirror, sigmoid};
 use crate::search::nnue::features::INPUTS;
