@@ -290,66 +290,90 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
         writeln!(out, "epoch 0: val loss {}", loss_text(val))?;
     }
     for epoch in done + 1..=request.epochs {
-        let lr = recipe.lr_at(epoch);
-        let order = epoch_order(train.len(), recipe.seed, epoch);
         let began = Instant::now();
-        let mut last = began;
-        let (mut loss_sum, mut seen) = (0.0f64, 0usize);
-        for (b, batch) in order.chunks(recipe.batch as usize).enumerate() {
-            let loss = trainer.step(train, batch, recipe.wdl, lr);
-            if !loss.is_finite() {
-                bail!(
-                    "training diverged in epoch {epoch}, step {} (the loss is {loss}); \
-                     try a smaller --lr",
-                    b + 1
-                );
-            }
-            loss_sum += loss;
-            seen += batch.len();
-            if last.elapsed() >= PROGRESS_EVERY {
-                last = Instant::now();
-                eprintln!(
-                    "epoch {epoch}/{}: {:.0}% ({seen} positions), {:.0} positions/s, \
-                     train loss {:.6}",
-                    request.epochs,
-                    100.0 * seen as f64 / train.len() as f64,
-                    seen as f64 / began.elapsed().as_secs_f64(),
-                    loss_sum / seen as f64
-                );
-            }
-        }
-        let train_secs = began.elapsed().as_secs_f64();
+        let (train_loss, speed) = train_epoch(&mut trainer, train, &recipe, epoch, request.epochs)?;
         let val = trainer.mean_loss(validation, recipe.wdl);
-        let [nnue, ckpt] = epoch_files(&request.out, epoch);
-        let network = trainer
-            .net
-            .quantise()
-            .map_err(|e| anyhow::anyhow!("the trained network cannot be quantised: it {e}"))?;
-        let mut file = Output::create(&nnue)?;
-        file.write(&network.to_bytes())?;
-        file.finish()?;
-        Checkpoint {
-            recipe,
-            data: data_id,
-            epochs: epoch,
-            net: trainer.net.clone(),
-            adam: trainer.adam.clone(),
-        }
-        .write(&ckpt)?;
+        let nnue = write_epoch(&trainer, recipe, data_id, epoch, &request.out)?;
         writeln!(
             out,
-            "epoch {epoch}/{}: train loss {:.6}, val loss {}, lr {lr}, {:.0} positions/s, \
-             {:.1} s; wrote {}",
+            "epoch {epoch}/{}: train loss {train_loss:.6}, val loss {}, lr {}, {speed:.0} \
+             positions/s, {:.1} s; wrote {}",
             request.epochs,
-            loss_sum / seen as f64,
             loss_text(val),
-            seen as f64 / train_secs.max(1e-9),
+            recipe.lr_at(epoch),
             began.elapsed().as_secs_f64(),
             nnue.display()
         )?;
         out.flush()?;
     }
     Ok(())
+}
+
+/// Train epoch `epoch` (of `epochs`) over `train`, with a progress line on stderr every
+/// `PROGRESS_EVERY`. Returns the mean training loss and the positions per second.
+fn train_epoch(
+    trainer: &mut Trainer,
+    train: &data::Dataset,
+    recipe: &Recipe,
+    epoch: u32,
+    epochs: u32,
+) -> Result<(f64, f64)> {
+    let lr = recipe.lr_at(epoch);
+    let order = epoch_order(train.len(), recipe.seed, epoch);
+    let began = Instant::now();
+    let mut last = began;
+    let (mut loss_sum, mut seen) = (0.0f64, 0usize);
+    for (b, batch) in order.chunks(recipe.batch as usize).enumerate() {
+        let loss = trainer.step(train, batch, recipe.wdl, lr);
+        // A guard: clipped weights keep the loss finite unless something is badly wrong.
+        if !loss.is_finite() {
+            bail!(
+                "training diverged in epoch {epoch}, step {} (the loss is {loss})",
+                b + 1
+            );
+        }
+        loss_sum += loss;
+        seen += batch.len();
+        if last.elapsed() >= PROGRESS_EVERY {
+            last = Instant::now();
+            eprintln!(
+                "epoch {epoch}/{epochs}: {:.0}% ({seen} positions), {:.0} positions/s, \
+                 train loss {:.6}",
+                100.0 * seen as f64 / train.len() as f64,
+                seen as f64 / began.elapsed().as_secs_f64(),
+                loss_sum / seen as f64
+            );
+        }
+    }
+    let speed = seen as f64 / began.elapsed().as_secs_f64().max(1e-9);
+    Ok((loss_sum / seen.max(1) as f64, speed))
+}
+
+/// Write epoch `epoch`'s network and checkpoint into `dir`; returns the network's path.
+fn write_epoch(
+    trainer: &Trainer,
+    recipe: Recipe,
+    data: DataId,
+    epoch: u32,
+    dir: &Path,
+) -> Result<PathBuf> {
+    let [nnue, ckpt] = epoch_files(dir, epoch);
+    let network = trainer
+        .net
+        .quantise()
+        .map_err(|e| anyhow::anyhow!("the trained network cannot be quantised: it {e}"))?;
+    let mut file = Output::create(&nnue)?;
+    file.write(&network.to_bytes())?;
+    file.finish()?;
+    Checkpoint {
+        recipe,
+        data,
+        epochs: epoch,
+        net: trainer.net.clone(),
+        adam: trainer.adam.clone(),
+    }
+    .write(&ckpt)?;
+    Ok(nnue)
 }
 
 #[cfg(test)]
