@@ -6,7 +6,7 @@ use chuhan::board::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | tune gen|fit … | book build|show … (see chuhan book) | datagen … (see chuhan datagen)]
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | tune gen|fit … | book build|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
   with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
@@ -37,6 +37,7 @@ fn run(args: &[String]) -> Result<()> {
         Some("book") => chuhan::tools::book_builder::run(&args[1..], &mut std::io::stdout().lock()),
         Some("tune") => chuhan::tools::tune::run(&args[1..], &mut std::io::stdout().lock()),
         Some("datagen") => chuhan::tools::datagen::run(&args[1..], &mut std::io::stdout().lock()),
+        Some("train") => chuhan::tools::train::run(&args[1..], &mut std::io::stdout().lock()),
         Some("help" | "-h" | "--help") => {
             writeln!(std::io::stdout().lock(), "{USAGE}")?;
             Ok(())

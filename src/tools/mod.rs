@@ -1,6 +1,6 @@
 //! The tools built on the engine: `bench` (the search signature), `judge` (a referee for game
 //! records), the match runner, the evaluation tuner, the training-data generator and the
-//! self-play loop those two share. The engine never depends on them.
+//! self-play loop those two share, and the network trainer. The engine never depends on them.
 
 pub mod bench;
 pub mod book_builder;
@@ -8,4 +8,5 @@ pub mod datagen;
 pub mod judge;
 pub mod match_runner;
 pub mod selfplay;
+pub mod train;
 pub mod tune;
