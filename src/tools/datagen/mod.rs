@@ -30,7 +30,8 @@ pub const USAGE: &str = "usage:
   chuhan datagen count FILE             records in FILE, each checked
   chuhan datagen shuffle IN OUT --seed S   IN's records in a random order
   chuhan datagen dedup IN OUT           the first record of each position
-  chuhan datagen merge OUT IN...        the records of IN... one file after another";
+  chuhan datagen merge OUT IN...        the records of IN... one file after another
+  chuhan datagen mirror IN OUT          IN's positions mirrored left-right (a <-> i)";
 
 /// Seconds between two progress lines.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
@@ -68,6 +69,13 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
                 out,
                 "kept {kept} positions, dropped {dropped} repeated ones, into {output}"
             )?;
+        }
+        Some("mirror") => {
+            let [input, output] = &args[1..] else {
+                bail!("mirror takes IN OUT\n{USAGE}")
+            };
+            let n = files::mirror(Path::new(input), Path::new(output))?;
+            writeln!(out, "mirrored {n} positions into {output}")?;
         }
         Some("merge") => {
             let Some((output, inputs)) = args[1..].split_first() else {
