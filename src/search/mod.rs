@@ -634,11 +634,14 @@ impl<'a> Worker<'a> {
     /// when one is in use, else the classical one. Debug builds check that the accumulators
     /// kept move by move are those of the position (every make and unmake went through them).
     #[inline(always)]
-    fn evaluate(&self) -> Value {
-        match &self.nnue {
+    fn evaluate(&mut self) -> Value {
+        match &mut self.nnue {
             Some(stack) => {
                 debug_assert!(
-                    *stack.current() == Accumulator::refresh(stack.network(), &self.pos),
+                    {
+                        let net = stack.network();
+                        *stack.current() == Accumulator::refresh(net, &self.pos)
+                    },
                     "accumulators out of step at {}",
                     self.pos.to_fen()
                 );

@@ -4,7 +4,8 @@
 //! A move changes at most three inputs per view: the moved piece leaves its point and arrives
 //! on another, and a captured piece leaves. So a child's accumulators are its parent's plus one
 //! weight row, minus one or two, instead of a sum over every piece. A null move changes none,
-//! and taking a move back just drops the child. The root is computed from scratch.
+//! and taking a move back just drops the child. The root is computed from scratch, and a
+//! child only when it is evaluated (`AccumulatorStack`).
 //!
 //! Sums wrap (two's complement), so no input can make them panic; `Network::from_parts`
 //! bounds every weight so that no real position's sum leaves the i16 range, and then the
@@ -14,7 +15,7 @@ use super::features::index;
 use super::network::Network;
 use super::HIDDEN;
 use crate::board::position::Position;
-use crate::board::types::{Color, Value};
+use crate::board::types::{Color, Piece, Square, Value};
 
 /// One position's accumulators, one per view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,11 +46,34 @@ impl Accumulator {
     }
 }
 
+/// What a ply changed on the board, kept until its accumulators are needed.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// A null move: the parent's sums.
+    Null,
+    /// `piece` went from `from` to `to`, taking `captured` if any.
+    Move {
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+    },
+}
+
 /// The accumulators along the current line: entry 0 is the root, each move played pushes one,
 /// each move taken back pops one.
+///
+/// Lazily: a push records only what the move changed, and an entry's sums are computed when
+/// they are asked for (`current`, `evaluate`), from its nearest computed ancestor. The search
+/// makes many moves it never evaluates after (pruned right after the make, or cut off before
+/// the child evaluates), and those cost nothing here.
 pub struct AccumulatorStack<'a> {
     net: &'a Network,
     entries: Vec<Accumulator>,
+    /// What each entry's ply changed (entry 0's is unused).
+    changes: Vec<Change>,
+    /// Whether each entry's sums are up to date; entry 0 always is.
+    computed: Vec<bool>,
     top: usize,
 }
 
@@ -63,6 +87,8 @@ impl<'a> AccumulatorStack<'a> {
         AccumulatorStack {
             net,
             entries: vec![root; DEPTH],
+            changes: vec![Change::Null; DEPTH],
+            computed: vec![true; DEPTH],
             top: 0,
         }
     }
@@ -72,66 +98,62 @@ impl<'a> AccumulatorStack<'a> {
         self.net
     }
 
-    /// The accumulators of the current position.
-    pub fn current(&self) -> &Accumulator {
+    /// The accumulators of the current position (computed now if they were put off).
+    pub fn current(&mut self) -> &Accumulator {
+        self.compute();
         &self.entries[self.top]
     }
 
     /// Recompute the current position's accumulators from scratch.
     pub fn refresh(&mut self, pos: &Position) {
         self.entries[self.top] = Accumulator::refresh(self.net, pos);
+        self.computed[self.top] = true;
     }
 
     /// The score of `pos` (whose accumulators are the current ones) for its side to move.
     #[inline]
-    pub fn evaluate(&self, pos: &Position) -> Value {
-        self.net.evaluate(self.current(), pos.side_to_move())
+    pub fn evaluate(&mut self, pos: &Position) -> Value {
+        self.compute();
+        self.net
+            .evaluate(&self.entries[self.top], pos.side_to_move())
     }
 
-    /// A new entry above the current one; returns (parent, child).
+    /// A new entry above the current one, its sums not yet computed.
     #[inline(always)]
-    fn push(&mut self) -> (&Accumulator, &mut Accumulator) {
+    fn push(&mut self, change: Change) {
         if self.top + 1 == self.entries.len() {
             self.entries.push(self.entries[self.top].clone());
+            self.changes.push(Change::Null);
+            self.computed.push(false);
         }
         self.top += 1;
-        let (below, above) = self.entries.split_at_mut(self.top);
-        (&below[self.top - 1], &mut above[0])
+        self.changes[self.top] = change;
+        self.computed[self.top] = false;
     }
 
-    /// `pos` has just played a move (`Position::make_move`): push the new position's
-    /// accumulators, updated from the previous ones by the move's changes.
+    /// `pos` has just played a move (`Position::make_move`): push the new position, whose
+    /// accumulators are the previous ones changed by the move.
     #[inline]
     pub fn push_move(&mut self, pos: &Position) {
-        let net = self.net;
         let st = pos.history().last().filter(|s| s.mv.is_ok());
         let (Some(st), Some(piece)) = (st, st.and_then(|s| pos.piece_on(s.mv.to()))) else {
             // Not just after a move (the caller's mistake): computed from scratch instead.
-            self.push();
+            self.push(Change::Null);
             self.refresh(pos);
             return;
         };
-        let (from, to, captured) = (st.mv.from(), st.mv.to(), st.captured);
-        let (parent, child) = self.push();
-        for view in Color::ALL {
-            let v = view.index();
-            let add = &net.ft_weights[index(view, piece, to)];
-            let sub = &net.ft_weights[index(view, piece, from)];
-            match captured {
-                None => add_sub(&mut child.by_color[v], &parent.by_color[v], add, sub),
-                Some(c) => {
-                    let sub2 = &net.ft_weights[index(view, c, to)];
-                    add_sub_sub(&mut child.by_color[v], &parent.by_color[v], add, sub, sub2)
-                }
-            }
-        }
+        self.push(Change::Move {
+            piece,
+            from: st.mv.from(),
+            to: st.mv.to(),
+            captured: st.captured,
+        });
     }
 
     /// A null move was played: the same pieces, so the same accumulators.
     #[inline]
     pub fn push_null(&mut self) {
-        let (parent, child) = self.push();
-        child.clone_from(parent);
+        self.push(Change::Null);
     }
 
     /// The last move (or null move) was taken back.
@@ -139,6 +161,54 @@ impl<'a> AccumulatorStack<'a> {
     pub fn pop(&mut self) {
         debug_assert!(self.top > 0, "pop below the root");
         self.top = self.top.saturating_sub(1);
+    }
+
+    /// Bring the current entry up to date: from the nearest computed entry below it, apply
+    /// each ply's change in turn.
+    #[inline]
+    fn compute(&mut self) {
+        if self.computed[self.top] {
+            return;
+        }
+        // Entry 0 is always computed, so this finds one.
+        let mut first = self.top;
+        while !self.computed[first - 1] {
+            first -= 1;
+        }
+        let net = self.net;
+        for i in first..=self.top {
+            let (below, above) = self.entries.split_at_mut(i);
+            let (parent, child) = (&below[i - 1], &mut above[0]);
+            match self.changes[i] {
+                Change::Null => child.clone_from(parent),
+                Change::Move {
+                    piece,
+                    from,
+                    to,
+                    captured,
+                } => {
+                    for view in Color::ALL {
+                        let v = view.index();
+                        let add = &net.ft_weights[index(view, piece, to)];
+                        let sub = &net.ft_weights[index(view, piece, from)];
+                        match captured {
+                            None => add_sub(&mut child.by_color[v], &parent.by_color[v], add, sub),
+                            Some(c) => {
+                                let sub2 = &net.ft_weights[index(view, c, to)];
+                                add_sub_sub(
+                                    &mut child.by_color[v],
+                                    &parent.by_color[v],
+                                    add,
+                                    sub,
+                                    sub2,
+                                )
+                            }
+                        }
+                    }
+                }
+            }
+            self.computed[i] = true;
+        }
     }
 }
 

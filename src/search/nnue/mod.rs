@@ -226,12 +226,16 @@ mod tests {
                 stack.push_move(&pos);
                 line.push(false);
             }
-            assert_eq!(
-                *stack.current(),
-                Accumulator::refresh(&net, &pos),
-                "step {step}: {}",
-                pos.to_fen()
-            );
+            // Asked for at some steps only: the others leave their sums put off, so lines of
+            // several uncomputed plies (and take-backs through them) are checked too.
+            if rng.below(3) == 0 {
+                assert_eq!(
+                    *stack.current(),
+                    Accumulator::refresh(&net, &pos),
+                    "step {step}: {}",
+                    pos.to_fen()
+                );
+            }
         }
         assert!(captures > 100 && nulls > 100 && takebacks > 1000);
     }
