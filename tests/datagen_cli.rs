@@ -1,33 +1,9 @@
 //! `chuhan datagen` from the command line: a small run written through `FILE.partial`, the
 //! file tools over its output, and bad files refused with a message and a non-zero exit.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-/// Run `chuhan`: exit code, stdout, stderr.
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("run chuhan");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// A fresh scratch directory of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chuhan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{run_chuhan as chuhan, scratch, text};
 
 #[test]
 fn a_run_and_the_tools_over_its_file() {

@@ -10,33 +10,11 @@ use chuhan::search::nnue::float::FloatNetwork;
 use chuhan::search::nnue::{Accumulator, Network, QA, QB, SCALE};
 use chuhan::tools::datagen::record::{encode, Wdl};
 use chuhan::tools::train::checkpoint::Checkpoint;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-/// Run `chuhan`: exit code, stdout, stderr.
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("run chuhan");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
 
-/// A fresh scratch directory of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chuhan-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{run_chuhan as chuhan, scratch, text};
 
 /// Material from the side to move's view, in centipawns.
 fn material(pos: &Position) -> i32 {

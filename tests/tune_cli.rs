@@ -2,31 +2,15 @@
 //! `fit` reads and writes parameter files in the `name = value` format.
 
 use chuhan::search::eval::Params;
-use std::process::Command;
 
-/// Run `chuhan`: exit code, stdout, stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("run chuhan");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
 
+use common::{run_chuhan, scratch};
+
+/// Run `chuhan`: exit code and stderr.
 fn chuhan(args: &[&str]) -> (i32, String) {
-    let (code, _, err) = run(args);
+    let (code, _, err) = run_chuhan(args);
     (code, err)
-}
-
-/// A scratch directory of this test process.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("chuhan-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Twelve labelled positions: Red a rook up wins, level positions are drawn, Black a rook up wins.
@@ -92,7 +76,7 @@ fn fit_reads_and_writes_parameter_files() {
         "# a start that undervalues the rook\nmaterial.rook.eg = 100\n",
     )
     .unwrap();
-    let (code, out, err) = run(&[
+    let (code, out, err) = run_chuhan(&[
         "tune",
         "fit",
         data.to_str().unwrap(),
