@@ -2,19 +2,19 @@
 //! classical evaluation, the network's incremental update plus output, and the network from
 //! scratch. Then `bench` with the classical evaluation and with the network, interleaved,
 //! `runs` times each, with both medians and their ratio (the two search different trees, so
-//! the ratio is not the cost of the evaluation alone). The network is a random
-//! one (seed 1, same size as a trained one) unless `net=FILE` names a network file;
-//! `write=FILE` also saves the random network, e.g. for `setoption name EvalFile value FILE`.
-//! `cargo run --release --example nnue_speed -- [depth] [runs] [net=FILE | write=FILE]`
+//! the ratio is not the cost of the evaluation alone). The network is the built-in one unless
+//! `net=FILE` names a network file; `write=FILE` saves a random network (seed 1, the size of a
+//! trained one), e.g. for `setoption name EvalFile value FILE`.
+//! `cargo run --release --example nnue_speed -- [depth] [runs] [net=FILE] [write=FILE]`
 use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;
 use chuhan::board::rng::Rng;
 use chuhan::board::types::Move;
-use chuhan::engine::files::read_at_most;
+use chuhan::engine::files::read_network;
 use chuhan::search::eval::evaluate;
-use chuhan::search::nnue::network::FILE_LEN;
-use chuhan::search::nnue::{architecture, Accumulator, AccumulatorStack, Network};
-use chuhan::tools::bench::{run_with_network, run_with_rules};
+use chuhan::search::nnue::{architecture, built_in, Accumulator, AccumulatorStack, Network};
+use chuhan::search::SearchSettings;
+use chuhan::tools::bench::run_with_settings;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
@@ -71,21 +71,21 @@ fn main() {
     let numbers: Vec<u32> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let depth = numbers.first().copied().unwrap_or(9);
     let runs = numbers.get(1).copied().unwrap_or(3);
-    let mut network = Network::random(1);
+    let mut loaded = None;
     for arg in &args {
         if let Some(path) = arg.strip_prefix("net=") {
-            let bytes = read_at_most(std::path::Path::new(path), FILE_LEN + 1)
+            let net = read_network(std::path::Path::new(path))
                 .unwrap_or_else(|why| panic!("network file '{path}' {why}"));
-            network = Network::from_bytes(&bytes)
-                .unwrap_or_else(|why| panic!("network file '{path}' {why}"));
+            loaded = Some(Arc::new(net));
         } else if let Some(path) = arg.strip_prefix("write=") {
-            std::fs::write(path, network.to_bytes()).expect("write the network");
+            std::fs::write(path, Network::random(1).to_bytes()).expect("write the network");
             println!("wrote {path}");
         }
     }
+    let network: &Network = loaded.as_deref().unwrap_or_else(|| built_in());
     let games = random_games(200);
     let classical = per_position(&games, |pos, _| evaluate(pos));
-    let mut stack = AccumulatorStack::new(&network, &Position::startpos());
+    let mut stack = AccumulatorStack::new(network, &Position::startpos());
     let mut plies = 0;
     let incremental = per_position(&games, |pos, after_move| {
         if after_move {
@@ -102,17 +102,20 @@ fn main() {
         stack.evaluate(pos)
     });
     let scratch = per_position(&games, |pos, _| {
-        network.evaluate(&Accumulator::refresh(&network, pos), pos.side_to_move())
+        network.evaluate(&Accumulator::refresh(network, pos), pos.side_to_move())
     });
     println!("one evaluation: classical {classical:.0} ns, network {incremental:.0} ns (update + output), network from scratch {scratch:.0} ns");
-    let network = Arc::new(network);
+    let with_network = SearchSettings {
+        network: loaded.clone(),
+        ..SearchSettings::DEFAULT
+    };
     let mut nps = [Vec::new(), Vec::new()];
     let mut nodes = [0, 0];
     for _ in 0..runs {
         for (i, nps) in nps.iter_mut().enumerate() {
             let r = match i {
-                0 => run_with_rules(depth, 1, 16, Default::default()),
-                _ => run_with_network(depth, 1, 16, Arc::clone(&network)),
+                0 => run_with_settings(depth, 1, 16, SearchSettings::DEFAULT.classical()),
+                _ => run_with_settings(depth, 1, 16, with_network.clone()),
             }
             .expect("16 MB");
             nodes[i] = r.nodes;

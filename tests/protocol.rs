@@ -223,6 +223,8 @@ fn uci_handshake_and_quit() {
         "option name MultiPV type spin",
         "option name Move Overhead type spin",
         "option name UCI_ShowWDL type check",
+        "option name Use NNUE type check default true",
+        "option name EvalFile type string",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(opt)), "{opt}: {lines:?}");
     }
@@ -244,6 +246,8 @@ fn ucci_handshake_and_bye() {
         "option threads type spin",
         "option ponder type check",
         "option newgame type button",
+        "option usennue type check default true",
+        "option evalfile type string",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(opt)), "{opt}: {lines:?}");
     }
@@ -1263,7 +1267,15 @@ fn eval_file_loads_a_network_and_refuses_bad_files() {
     let good = chuhan::search::nnue::Network::random(3).to_bytes();
     let net = temp_file("random.nnue", &good);
     let mut s = Session::with("uci");
+    // The built-in network evaluates by default; `Use NNUE false` gives the classical
+    // evaluation, another search.
+    let built_in = nodes_at_depth_5(&mut s);
+    s.send("setoption name Use NNUE value false");
+    assert!(s.sync().is_empty(), "{}", s.dump());
     let classical = nodes_at_depth_5(&mut s);
+    assert_ne!(classical, built_in);
+    s.send("setoption name Use NNUE value true");
+    assert_eq!(nodes_at_depth_5(&mut s), built_in);
     // A network file loads, says so with its architecture, and evaluates from then on.
     s.send(&format!("setoption name EvalFile value {}", net.display()));
     let said = s.sync();
@@ -1274,7 +1286,8 @@ fn eval_file_loads_a_network_and_refuses_bad_files() {
         "{said:?}"
     );
     let with_net = nodes_at_depth_5(&mut s);
-    assert_ne!(with_net, classical, "the network changes the search");
+    assert_ne!(with_net, built_in, "the network changes the search");
+    assert_ne!(with_net, classical);
     assert_eq!(nodes_at_depth_5(&mut s), with_net, "and repeats it exactly");
 
     // Each bad file is refused with its reason, and the network stays.
@@ -1336,23 +1349,41 @@ fn eval_file_loads_a_network_and_refuses_bad_files() {
     }
     assert_eq!(nodes_at_depth_5(&mut s), with_net, "the network stayed");
 
-    // `<empty>` goes back to the classical evaluation, quietly.
+    // With `Use NNUE` off the classical evaluation evaluates, whatever network is loaded.
+    s.send("setoption name Use NNUE value false");
+    assert_eq!(nodes_at_depth_5(&mut s), classical);
+    s.send("setoption name Use NNUE value true");
+    assert_eq!(nodes_at_depth_5(&mut s), with_net);
+    // `<empty>` goes back to the built-in network, quietly.
     s.send("setoption name EvalFile value <empty>");
     assert!(s.sync().is_empty(), "{}", s.dump());
-    assert_eq!(nodes_at_depth_5(&mut s), classical);
-    // Without a network, a bad file keeps the classical evaluation.
+    assert_eq!(nodes_at_depth_5(&mut s), built_in);
+    // Without a network file, a bad file keeps the built-in network.
     s.send(&format!(
         "setoption name EvalFile value {}",
         paths[1].display()
     ));
     let said = s.sync();
     assert!(
-        said.len() == 1 && said[0].ends_with("keeping the classical evaluation"),
+        said.len() == 1 && said[0].ends_with("keeping the built-in network"),
         "{said:?}"
     );
+    assert_eq!(nodes_at_depth_5(&mut s), built_in);
+    // A file loaded while `Use NNUE` is off says when it will evaluate.
+    s.send("setoption name Use NNUE value false");
+    s.send(&format!("setoption name EvalFile value {}", net.display()));
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].contains("loaded: it evaluates once Use NNUE is on"),
+        "{said:?}"
+    );
+    assert_eq!(nodes_at_depth_5(&mut s), classical);
 
-    // UCCI spells it `evalfile`.
+    // UCCI spells them `usennue` and `evalfile`.
     let mut u = Session::with("ucci");
+    u.send("setoption usennue false");
+    assert!(u.sync().is_empty(), "{}", u.dump());
+    u.send("setoption usennue true");
     u.send(&format!("setoption evalfile {}", net.display()));
     let said = u.sync();
     assert!(

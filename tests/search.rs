@@ -339,7 +339,10 @@ fn engine_with(network: Option<std::sync::Arc<Network>>, fen: &str, threads: usi
     let mut e = Engine::new();
     e.set_hash_mb(16).unwrap();
     e.set_threads(threads);
-    e.options.search.network = network;
+    match network {
+        Some(net) => e.set_network(Some(net)),
+        None => e.set_use_network(false),
+    }
     e.set_position(Some(fen), &[] as &[&str]).unwrap();
     e
 }
@@ -379,4 +382,34 @@ fn searches_with_a_random_network_are_legal_and_deterministic() {
     // Two threads, each with its own accumulators, answer legally too.
     let two = run(2);
     assert!(legal_moves(&pos).contains(two.best.unwrap()));
+}
+
+#[test]
+fn another_evaluation_empties_the_hash_and_the_same_one_keeps_it() {
+    // The hash holds static evaluations and scores of the evaluation that searched.
+    let start = Position::startpos();
+    let mut e = Engine::new();
+    e.set_hash_mb(1).unwrap();
+    let searched = |e: &mut Engine| {
+        e.search_sync(depth(4));
+        e.probe_hash(&start).is_some()
+    };
+    let kept = |e: &Engine| e.probe_hash(&start).is_some();
+    assert!(searched(&mut e), "the built-in network filled the hash");
+    e.set_network(None);
+    assert!(kept(&e), "the same network: the hash stays");
+    e.set_use_network(false);
+    assert!(!kept(&e), "classical: emptied");
+    assert!(searched(&mut e));
+    e.set_use_network(false);
+    e.set_network(Some(std::sync::Arc::new(Network::random(1))));
+    assert!(
+        kept(&e),
+        "a network loaded while the classical evaluation evaluates"
+    );
+    e.set_use_network(true);
+    assert!(!kept(&e), "the loaded network: emptied");
+    assert!(searched(&mut e));
+    e.set_network(None);
+    assert!(!kept(&e), "back to the built-in network: emptied");
 }

@@ -1,6 +1,9 @@
 //! Words for a file that cannot be read, shared by everything that reports on files (book
-//! files, the protocol's options), and a bounded reader for files loaded whole.
+//! files, the protocol's options), a bounded reader for files loaded whole, and the reader of
+//! network files.
 
+use crate::search::nnue::network::FILE_LEN;
+use crate::search::nnue::Network;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -40,6 +43,14 @@ pub fn read_at_most(path: &Path, limit: usize) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| file_problem(&e))?;
     Ok(bytes)
+}
+
+/// The network in the file at `path`, or why there is none: the words complete "network file
+/// 'x' …" (it does not exist, is truncated, is another architecture, …).
+pub fn read_network(path: &Path) -> Result<Network, String> {
+    // One byte more than a network, so that a longer file shows.
+    let bytes = read_at_most(path, FILE_LEN + 1)?;
+    Network::from_bytes(&bytes).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

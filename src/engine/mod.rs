@@ -14,6 +14,7 @@ use crate::board::rng::Rng;
 use crate::board::types::Move;
 use crate::engine::book::{Book, BookMove, BookPolicy};
 use crate::search::history::History;
+use crate::search::nnue::Network;
 pub use crate::search::strength::StrengthRequest;
 use crate::search::thread::{run_search, SearchRequest, SEARCH_STACK};
 use crate::search::time::{Limits, TimeManager};
@@ -340,6 +341,27 @@ impl Engine {
     /// Set the number of search threads (1..MAX_THREADS).
     pub fn set_threads(&mut self, n: usize) {
         self.options.search.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Evaluate with the network (`true`) or the classical tables (`false`).
+    pub fn set_use_network(&mut self, on: bool) {
+        self.change_evaluation(|s| s.use_network = on);
+    }
+
+    /// The network to evaluate with when one does; `None`: the built-in one.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.change_evaluation(|s| s.network = network);
+    }
+
+    /// Apply `change` to the search settings; when another evaluation results, empty the hash
+    /// table, whose entries hold static evaluations (and scores) of the old one.
+    fn change_evaluation(&mut self, change: impl FnOnce(&mut SearchSettings)) {
+        let identity = |s: &SearchSettings| s.evaluating_network().map(|n| n as *const Network);
+        let before = identity(&self.options.search);
+        change(&mut self.options.search);
+        if identity(&self.options.search) != before {
+            self.clear_hash();
+        }
     }
 
     /// Empty the hash table and the ordering statistics.

@@ -27,10 +27,9 @@ use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
 use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
-use crate::engine::files::read_at_most;
+use crate::engine::files::read_network;
 use crate::engine::{Engine, Listener, SearchEvent};
-use crate::search::nnue::network::FILE_LEN;
-use crate::search::nnue::{architecture, Network};
+use crate::search::nnue::architecture;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
 use input::Input;
@@ -339,6 +338,7 @@ impl Session {
             OptionChange::BookFile(path) => self.set_book_file(name, &path),
             OptionChange::BookVariety(v) => self.engine().options.book_policy.variety = v,
             OptionChange::BookSeed(seed) => self.engine().seed_book(seed),
+            OptionChange::UseNetwork(on) => self.engine().set_use_network(on),
             OptionChange::EvalFile(path) => self.set_eval_file(name, &path),
             OptionChange::Rules(rules) => self.engine().options.search.rules = rules,
             OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
@@ -381,30 +381,29 @@ impl Session {
     }
 
     /// `EvalFile`: a network file (`search::nnue::network` documents the format); no file
-    /// (empty, `<empty>`) means the classical evaluation. A network that loads evaluates from
-    /// the next search on, and says so; a file that is none (missing, truncated, another
-    /// format or architecture) is reported and the evaluation stays as it was.
+    /// (empty, `<empty>`) means the built-in network. A network that loads evaluates from the
+    /// next search on (while `Use NNUE` is on), and says so; a file that is none (missing,
+    /// truncated, another format or architecture) is reported and the network stays as it was.
     fn set_eval_file(&mut self, name: &str, path: &str) {
         if path.is_empty() {
-            self.engine().options.search.network = None;
+            self.engine().set_network(None);
             return;
         }
         let what = format!("option '{name}': network file '{}'", output::echo(path));
-        // One byte more than a network, so that a longer file shows.
-        let loaded = read_at_most(std::path::Path::new(path), FILE_LEN + 1)
-            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
-        match loaded {
+        match read_network(std::path::Path::new(path)) {
             Ok(net) => {
-                self.engine().options.search.network = Some(Arc::new(net));
-                self.info_string(&format!(
-                    "{what} loaded: the network evaluates, {}",
-                    architecture()
-                ));
+                self.engine().set_network(Some(Arc::new(net)));
+                let evaluates = if self.engine().options.search.use_network {
+                    "the network evaluates"
+                } else {
+                    "it evaluates once Use NNUE is on"
+                };
+                self.info_string(&format!("{what} loaded: {evaluates}, {}", architecture()));
             }
             Err(why) => {
                 let kept = match self.engine().options.search.network {
                     Some(_) => "the network loaded before",
-                    None => "the classical evaluation",
+                    None => "the built-in network",
                 };
                 self.info_string(&format!("{what} {why}; keeping {kept}"));
             }

@@ -50,7 +50,9 @@ pub enum OptionChange {
     BookVariety(u32),
     /// Seed of the book's choices (`BookSeed`); 0: from the clock.
     BookSeed(u64),
-    /// Network file (`EvalFile`, `evalfile`); empty: the classical evaluation.
+    /// Evaluate with a network (`Use NNUE`, `usennue`) or the classical tables.
+    UseNetwork(bool),
+    /// Network file (`EvalFile`, `evalfile`); empty: the built-in network.
     EvalFile(String),
     /// The repetition rule set (`Repetition Rule`: ChineseRule, AsianRule, …).
     Rules(RuleSet),
@@ -262,6 +264,15 @@ pub static TABLE: &[Spec] = &[
             min: 0,
             max: i32::MAX as i64,
             set: |n| OptionChange::BookSeed(n as u64),
+        },
+    },
+    Spec {
+        uci: Some("Use NNUE"),
+        ucci: Some("usennue"),
+        aliases: &["usenetwork"],
+        kind: Kind::Check {
+            default: GUI.search.use_network,
+            set: OptionChange::UseNetwork,
         },
     },
     Spec {

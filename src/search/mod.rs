@@ -173,7 +173,9 @@ pub struct SearchSettings {
     /// Evaluation tables to search with instead of the built-in ones (for self-play between
     /// parameter sets, e.g. tuned against hand-set values); `None` = built-in.
     pub eval: Option<Arc<Tables>>,
-    /// The network that evaluates instead of the tables; `None` = the classical evaluation.
+    /// Evaluate with a network (the default) rather than the classical tables.
+    pub use_network: bool,
+    /// The network loaded from a file (`EvalFile`); `None` = the built-in one.
     pub network: Option<Arc<Network>>,
 }
 
@@ -185,12 +187,30 @@ impl SearchSettings {
         features: SearchFeatures::DEFAULT,
         rules: RuleSet::Chinese,
         eval: None,
+        use_network: true,
         network: None,
     };
 
     /// The evaluation tables in force.
     pub fn tables(&self) -> &Tables {
         self.eval.as_deref().unwrap_or_else(|| default_tables())
+    }
+
+    /// The network that evaluates, if one does (`None`: the classical tables).
+    pub fn evaluating_network(&self) -> Option<&Network> {
+        match (self.use_network, &self.network) {
+            (false, _) => None,
+            (true, Some(loaded)) => Some(loaded),
+            (true, None) => Some(nnue::built_in()),
+        }
+    }
+
+    /// The classical evaluation, with the tables in force and no network.
+    pub fn classical(self) -> SearchSettings {
+        SearchSettings {
+            use_network: false,
+            ..self
+        }
     }
 }
 
@@ -220,7 +240,7 @@ pub struct Shared<'a> {
     pub settings: &'a SearchSettings,
     /// `settings.tables()`, looked up once rather than at every node.
     pub eval: &'a Tables,
-    /// `settings.network`: when present it evaluates, and the tables are not used.
+    /// `settings.evaluating_network()`: when present it evaluates, and the tables are not used.
     pub network: Option<&'a Network>,
 }
 

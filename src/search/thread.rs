@@ -53,7 +53,7 @@ pub fn run_search(req: SearchRequest<'_>) -> SearchResult {
         report: req.report,
         settings: req.settings,
         eval: req.settings.tables(),
-        network: req.settings.network.as_deref(),
+        network: req.settings.evaluating_network(),
     };
     req.tt.new_search();
     let histories = std::mem::take(req.histories);

@@ -4,9 +4,8 @@
 
 use crate::engine::Engine;
 use crate::rules::RuleSet;
-use crate::search::nnue::Network;
 use crate::search::time::Limits;
-use std::sync::Arc;
+use crate::search::SearchSettings;
 use std::time::Instant;
 
 /// Default bench depth.
@@ -82,20 +81,23 @@ pub fn run_with_rules(
     hash_mb: usize,
     rules: RuleSet,
 ) -> Result<BenchResult, String> {
-    let mut engine = Engine::new();
-    engine.options.search.rules = rules;
-    run_engine(engine, depth, threads, hash_mb)
+    let settings = SearchSettings {
+        rules,
+        ..SearchSettings::DEFAULT
+    };
+    run_with_settings(depth, threads, hash_mb, settings)
 }
 
-/// The same with `network` evaluating (to measure what the network costs or gains in speed).
-pub fn run_with_network(
+/// The same with `settings` (threads aside), e.g. the classical evaluation or another network,
+/// to measure what an evaluation costs or gains in speed.
+pub fn run_with_settings(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    network: Arc<Network>,
+    settings: SearchSettings,
 ) -> Result<BenchResult, String> {
     let mut engine = Engine::new();
-    engine.options.search.network = Some(network);
+    engine.options.search = settings;
     run_engine(engine, depth, threads, hash_mb)
 }
 

@@ -151,6 +151,8 @@ pub fn generate_games(
     let book = openings::load(None).map_err(anyhow::Error::msg)?;
     let mut engine = Engine::new();
     engine.set_hash_mb(16).map_err(anyhow::Error::msg)?;
+    // The games of the evaluation being tuned, as they always were.
+    engine.set_use_network(false);
     let tables = default_tables();
     let mut stats = GenStats::default();
     for game in 0..cfg.games {

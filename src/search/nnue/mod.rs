@@ -19,6 +19,9 @@
 //! `float` the same network in `f32` computed from the whole board (the tests' reference and a
 //! trainer's starting point). Everything is portable Rust over fixed-size i16 arrays, which the
 //! compiler vectorises; no `unsafe`.
+//!
+//! The engine ships one network, compiled into the binary from `nets/default.nnue`
+//! ([`built_in`]); the README's "The shipped network" gives the recipe that rebuilt it.
 
 pub mod accumulator;
 pub mod features;
@@ -29,6 +32,7 @@ pub use accumulator::{Accumulator, AccumulatorStack};
 pub use network::{Network, NetworkError};
 
 use crate::board::types::Value;
+use once_cell::sync::Lazy;
 
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 256;
@@ -41,6 +45,21 @@ pub const SCALE: i32 = 400;
 /// The largest score the network gives: far above any real advantage, far from mate scores
 /// (`MATE_BOUND`) and from the UCCI score limit (29 000).
 pub const EVAL_LIMIT: Value = 20_000;
+
+/// The bytes of the network compiled into the binary.
+static BUILT_IN_FILE: &[u8] = include_bytes!("../../../nets/default.nnue");
+
+/// The network compiled into the binary, read from its bytes on first use.
+static BUILT_IN: Lazy<Network> = Lazy::new(|| match Network::from_bytes(BUILT_IN_FILE) {
+    Ok(net) => net,
+    // A build-time fact, not input: `the_built_in_network_loads` holds it.
+    Err(why) => panic!("nets/default.nnue {why}"),
+});
+
+/// The network the engine ships with.
+pub fn built_in() -> &'static Network {
+    &BUILT_IN
+}
 
 /// The architecture in words, for reports: `(1260 -> 256) x 2 -> 1, clipped ReLU`.
 pub fn architecture() -> String {
@@ -77,6 +96,23 @@ mod tests {
     #[test]
     fn the_architecture_is_named_from_its_numbers() {
         assert_eq!(architecture(), "(1260 -> 256) x 2 -> 1, clipped ReLU");
+    }
+
+    #[test]
+    fn the_built_in_network_loads_and_knows_material() {
+        let net = built_in();
+        let eval = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            AccumulatorStack::new(net, &pos).evaluate(&pos)
+        };
+        let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        // The start position is about level for either side to move.
+        assert!(eval(&format!("{start} w")).abs() < 100);
+        assert!(eval(&format!("{start} b")).abs() < 100);
+        // Without Black's rook on a9 Red is far ahead, whoever moves.
+        let no_rook = "1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        assert!(eval(&format!("{no_rook} w")) > 300);
+        assert!(eval(&format!("{no_rook} b")) < -300);
     }
 
     #[test]

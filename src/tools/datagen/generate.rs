@@ -23,6 +23,7 @@ use crate::board::types::{Color, Value, MATE_BOUND};
 use crate::engine::openings::Opening;
 use crate::engine::Engine;
 use crate::rules::{adjudicate, Outcome, RuleSet};
+use crate::search::nnue::Network;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
 use crate::tools::selfplay::{play_out, Playout, WinAdjudication};
@@ -30,6 +31,7 @@ use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Tries at drawing a balanced start before giving up.
 const START_TRIES: usize = 100;
@@ -67,6 +69,28 @@ impl Shard {
     }
 }
 
+/// The evaluation datagen's searches use.
+#[derive(Clone, Debug)]
+pub enum Evaluation {
+    /// The hand-written tables (round 1's data).
+    Classical,
+    /// The network compiled into the binary.
+    BuiltIn,
+    /// A network read from a file.
+    Network(Arc<Network>),
+}
+
+impl PartialEq for Evaluation {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Evaluation::Network(a), Evaluation::Network(b)) => Arc::ptr_eq(a, b),
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+    }
+}
+
+impl Eq for Evaluation {}
+
 /// What `chuhan datagen` plays and keeps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -92,6 +116,8 @@ pub struct Settings {
     pub positions: Option<u64>,
     /// Hash table of each thread's engine, MB.
     pub hash_mb: usize,
+    /// What the searches evaluate with.
+    pub evaluation: Evaluation,
 }
 
 impl Default for Settings {
@@ -111,6 +137,7 @@ impl Default for Settings {
             games: None,
             positions: None,
             hash_mb: 16,
+            evaluation: Evaluation::BuiltIn,
         }
     }
 }
@@ -243,11 +270,16 @@ pub fn play_game(
     })
 }
 
-/// An engine as datagen searches with: one thread, the given hash.
-fn engine(hash_mb: usize) -> Result<Engine> {
+/// An engine as datagen searches with: one thread, the settings' hash and evaluation.
+fn engine(s: &Settings) -> Result<Engine> {
     let mut e = Engine::new();
     e.set_threads(1);
-    e.set_hash_mb(hash_mb).map_err(anyhow::Error::msg)?;
+    e.set_hash_mb(s.hash_mb).map_err(anyhow::Error::msg)?;
+    match &s.evaluation {
+        Evaluation::Classical => e.set_use_network(false),
+        Evaluation::BuiltIn => e.set_network(None),
+        Evaluation::Network(net) => e.set_network(Some(Arc::clone(net))),
+    }
     Ok(e)
 }
 
@@ -273,9 +305,7 @@ pub fn generate(
     let threads = s
         .threads
         .clamp(1, games.map_or(usize::MAX, |n| n.max(1) as usize));
-    let mut engines: Vec<Engine> = (0..threads)
-        .map(|_| engine(s.hash_mb))
-        .collect::<Result<_>>()?;
+    let mut engines: Vec<Engine> = (0..threads).map(|_| engine(s)).collect::<Result<_>>()?;
     let in_run = |k: u64| s.games.is_none_or(|g| s.shard.game(k) < g);
     std::thread::scope(|scope| {
         for engine in engines.iter_mut() {
@@ -401,7 +431,7 @@ mod tests {
         // The file starts with game 0's records: legal positions, not in check, not mate
         // scores, each with the game's result from its side to move's view.
         let book = openings::load(None).unwrap();
-        let mut engine = engine(1).unwrap();
+        let mut engine = engine(&tiny(1, Shard::ALL)).unwrap();
         let game = play_game(&mut engine, &book, &tiny(1, Shard::ALL), 0).unwrap();
         assert!(!game.records.is_empty());
         assert_eq!(
@@ -442,7 +472,7 @@ mod tests {
     fn kept_positions_have_quiet_best_moves() {
         let book = openings::load(None).unwrap();
         let s = tiny(1, Shard::ALL);
-        let mut engine = engine(1).unwrap();
+        let mut engine = engine(&s).unwrap();
         let mut rng = game_rng(s.seed, 0);
         let start = draw_start(&mut engine, &book, &s, &mut rng).unwrap();
         let playout = Playout {

@@ -13,11 +13,13 @@ pub mod files;
 pub mod generate;
 pub mod record;
 
+use crate::engine::files::read_network;
 use crate::engine::openings;
 use anyhow::{bail, Context, Result};
-use generate::{Settings, Shard};
+use generate::{Evaluation, Settings, Shard};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `chuhan datagen …` usage.
@@ -25,8 +27,10 @@ pub const USAGE: &str = "usage:
   chuhan datagen -o FILE [--games N] [--positions N] [--nodes N] [--threads N] [--seed S]
                  [--shard K/N] [--random-plies N] [--balance CP] [--max-plies N]
                  [--win-score CP] [--win-plies N] [--hash MB] [--openings FILE]
+                 [--eval built-in|classical|NETWORK_FILE]
       self-play games; kept positions as 32-byte records to FILE (via FILE.partial);
-      at least one of --games (of the whole run, over all shards) and --positions
+      at least one of --games (of the whole run, over all shards) and --positions;
+      the searches evaluate with the built-in network unless --eval says otherwise
   chuhan datagen count FILE             records in FILE, each checked
   chuhan datagen shuffle IN OUT --seed S   IN's records in a random order
   chuhan datagen dedup IN OUT           the first record of each position
@@ -106,6 +110,19 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(name: &str, text: &str)
     Ok(v)
 }
 
+/// `--eval`'s value: `built-in`, `classical` or a network file.
+fn evaluation(text: &str) -> Result<Evaluation> {
+    Ok(match text {
+        "built-in" => Evaluation::BuiltIn,
+        "classical" => Evaluation::Classical,
+        path => {
+            let net = read_network(Path::new(path))
+                .map_err(|why| anyhow::anyhow!("--eval: network file '{path}' {why}"))?;
+            Evaluation::Network(Arc::new(net))
+        }
+    })
+}
+
 /// What the generation command was asked.
 struct Request {
     settings: Settings,
@@ -146,6 +163,7 @@ fn parse(args: &[String]) -> Result<Request> {
             "--win-plies" => s.win.plies = positive(name, value?)?,
             "--hash" => s.hash_mb = positive(name, value?)?,
             "--openings" => openings = Some(PathBuf::from(value?)),
+            "--eval" => s.evaluation = evaluation(value?)?,
             _ => bail!("unknown datagen option '{name}'\n{USAGE}"),
         }
     }
@@ -219,7 +237,7 @@ mod tests {
         let r = parse(&args(
             "-o x.bin --games 10 --positions 500 --nodes 300 --threads 3 --seed 4 --shard 2/5 \
              --random-plies 6 --balance 150 --max-plies 300 --win-score 1500 --win-plies 6 \
-             --hash 8 --openings o.txt",
+             --hash 8 --openings o.txt --eval classical",
         ))
         .unwrap();
         let s = r.settings;
@@ -232,8 +250,10 @@ mod tests {
         );
         assert_eq!((s.random_plies, s.balance, s.max_plies), (6, 150, 300));
         assert_eq!((s.win.score, s.win.plies, s.hash_mb), (1500, 6, 8));
+        assert_eq!(s.evaluation, Evaluation::Classical);
         let d = parse(&args("--positions 5 -o y")).unwrap().settings;
         assert_eq!((d.nodes, d.random_plies, d.balance), (5000, 4, 200));
+        assert_eq!(d.evaluation, Evaluation::BuiltIn);
     }
 
     #[test]
@@ -250,6 +270,8 @@ mod tests {
             "-o x --games 2 --balance -5",
             "-o x --games 2 --threads 0",
             "-o x --games 2 --frobnicate 1",
+            "-o x --games 2 --eval /no/such/net.nnue",
+            "-o x --games 2 --eval",
             "count",
             "count a b",
             "shuffle a b",
