@@ -304,7 +304,6 @@ impl Engine {
         }
     }
 
-    /// Resize the hash table (stops any search).
     /// Resize the hash table (stops any search). If the memory cannot be had, the old table
     /// is kept and the error says how much was asked.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
@@ -312,7 +311,7 @@ impl Engine {
         self.wait();
         let mb = mb.clamp(1, MAX_HASH_MB);
         let old = self.tt.size_mb();
-        let failed = |_| format!("cannot allocate a {mb} MB hash table; kept {old} MB");
+        let failed = |e| format!("cannot allocate a {mb} MB hash table ({e}); kept {old} MB");
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.resize(mb, self.options.search.threads).map_err(failed),
             None => {

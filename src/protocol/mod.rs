@@ -314,18 +314,11 @@ impl Session {
     /// Apply a checked option (`name` as the GUI spelled it, for reports).
     fn apply(&mut self, name: &str, change: OptionChange) {
         match change {
-            OptionChange::Hash(mb) => match physical_memory_mb() {
-                // Asking for more than the machine has would end the process, not the option.
-                Some(total) if mb as u64 > total * 3 / 4 => self.info_string(&format!(
-                    "option '{name}': {mb} MB is more than this machine can give \
-                     ({total} MB in all); unchanged"
-                )),
-                _ => {
-                    if let Err(e) = self.engine().set_hash_mb(mb) {
-                        self.info_string(&format!("option '{name}': {e}"));
-                    }
+            OptionChange::Hash(mb) => {
+                if let Err(e) = self.engine().set_hash_mb(mb) {
+                    self.info_string(&format!("option '{name}': {e}"));
                 }
-            },
+            }
             OptionChange::Threads(n) => self.engine().set_threads(n),
             OptionChange::MultiPv(n) => self.engine().options.search.multipv = n,
             OptionChange::MoveOverhead(d) => self.engine().options.move_overhead = d,
@@ -593,14 +586,6 @@ fn check_regular_file(path: &str) -> Result<(), String> {
         return Err("is not a regular file".into());
     }
     Ok(())
-}
-
-/// Physical memory in MB, where the system says (Linux: `/proc/meminfo`).
-fn physical_memory_mb() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
 }
 
 /// Some legal reply after `best`, to carry UCCI's `draw`/`resign` when the PV is one move.

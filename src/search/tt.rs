@@ -101,6 +101,26 @@ pub fn score_from_tt(score: Value, ply: usize) -> Value {
     }
 }
 
+/// Why a table could not be resized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResizeError {
+    /// The size asked for exceeds 3/4 of the machine's physical memory.
+    MoreThanMemory { memory_mb: usize },
+    /// The allocator refused the memory.
+    OutOfMemory,
+}
+
+impl std::fmt::Display for ResizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResizeError::MoreThanMemory { memory_mb } => {
+                write!(f, "more than this machine can give: {memory_mb} MB in all")
+            }
+            ResizeError::OutOfMemory => f.write_str("out of memory"),
+        }
+    }
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
@@ -117,16 +137,22 @@ impl TranspositionTable {
 
     /// Reallocate to about `mb` megabytes, cleared by `threads` threads at once (a table of many
     /// gigabytes takes seconds to touch for one thread); the contents are lost. If the memory
-    /// cannot be had, the table keeps its old size and the error says so (the process is not
+    /// cannot be had, the table keeps its old size and the error says why (the process is not
     /// aborted).
-    pub fn resize(
-        &mut self,
-        mb: usize,
-        threads: usize,
-    ) -> Result<(), std::collections::TryReserveError> {
+    pub fn resize(&mut self, mb: usize, threads: usize) -> Result<(), ResizeError> {
+        // Linux overcommits: a reservation beyond the machine's memory succeeds, and clearing
+        // the table then gets the process killed. Refuse more than 3/4 of it up front, leaving
+        // the rest to the system and the other programs.
+        if let Some(memory_mb) = physical_memory_mb() {
+            if mb > memory_mb / 4 * 3 {
+                return Err(ResizeError::MoreThanMemory { memory_mb });
+            }
+        }
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets: Vec<Bucket> = Vec::new();
-        buckets.try_reserve_exact(count)?;
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| ResizeError::OutOfMemory)?;
         self.buckets = Vec::new();
         // Before the first touch, so the kernel backs the table with huge pages as it faults in.
         advise_huge_pages(
@@ -293,6 +319,14 @@ fn in_parallel<T: Send>(items: &mut [T], threads: usize, f: impl Fn(&mut T) + Sy
     });
 }
 
+/// The machine's physical memory in megabytes (`MemTotal` of /proc/meminfo), where it can be read.
+fn physical_memory_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 /// Ask Linux to back `len` bytes from `start` with transparent huge pages (2 MB), where it
 /// allows them only on request (`madvise` mode, the common default). Every probe of a large table
 /// misses the cache; with 4 KB pages it misses the TLB too, and the page walk costs as much
@@ -407,6 +441,22 @@ mod tests {
             in_parallel(&mut v, threads, |x| *x += 1);
             assert!(v.iter().all(|&x| x == 1), "len {len}, threads {threads}");
         }
+    }
+
+    #[test]
+    fn a_table_larger_than_the_machine_is_refused_and_the_old_one_kept() {
+        let mut tt = TranspositionTable::new(2);
+        let Some(memory_mb) = physical_memory_mb() else {
+            return; // not Linux: nothing to compare with
+        };
+        assert!(memory_mb > 0);
+        assert_eq!(
+            tt.resize(memory_mb / 4 * 3 + 1, 1),
+            Err(ResizeError::MoreThanMemory { memory_mb })
+        );
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(tt.resize(1, 1), Ok(()));
+        assert_eq!(tt.size_mb(), 1);
     }
 
     #[test]
