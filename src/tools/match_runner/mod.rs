@@ -200,7 +200,7 @@ fn elo_text(t: &Tally) -> String {
             e.error,
             e.los * 100.0
         ),
-        Some(e) => format!("Elo {:+} (no error bar yet)", e.elo),
+        Some(e) => format!("Elo {:+.1} (no error bar yet)", e.elo + 0.0),
         None => "Elo -".to_string(),
     }
 }

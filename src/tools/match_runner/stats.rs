@@ -88,7 +88,9 @@ fn mean_var(pdf: &[(f64, f64)]) -> (f64, f64) {
 }
 
 /// Elo, error and LOS from counts of outcomes valued `0, 1/(k-1), …, 1` (k = 3: L, D, W;
-/// k = 5: pentanomial pair scores). None when there are no results.
+/// k = 5: pentanomial pair scores). None when there are no results. When every result is the
+/// same (one game, one pair, or a sweep) the sample has no spread to measure, and the error is
+/// infinite rather than a misleading 0.
 fn estimate(counts: &[u64]) -> Option<EloEstimate> {
     let n: u64 = counts.iter().sum();
     if n == 0 {
@@ -103,7 +105,11 @@ fn estimate(counts: &[u64]) -> Option<EloEstimate> {
     let (mu, var) = mean_var(&pdf);
     let sd = (var / n as f64).sqrt();
     let dev = Z95 * sd;
-    let error = (elo_from_score(mu + dev) - elo_from_score(mu - dev)) / 2.0;
+    let error = if sd > 0.0 {
+        (elo_from_score(mu + dev) - elo_from_score(mu - dev)) / 2.0
+    } else {
+        f64::INFINITY
+    };
     let los = if sd > 0.0 {
         normal_cdf((mu - 0.5) / sd)
     } else if mu > 0.5 {
@@ -554,6 +560,17 @@ mod tests {
         assert!(close(los_wl(60, 40), 0.977_249_868, 1e-8));
         assert_eq!(los_wl(0, 0), 0.5);
         assert!(close(los_wl(40, 60), 1.0 - 0.977_249_868, 1e-8));
+    }
+
+    #[test]
+    fn a_sample_without_spread_has_no_finite_error() {
+        let one_pair = tally(1, 1, 0, [0, 0, 1, 0, 0]);
+        let e = one_pair.elo_pentanomial().unwrap();
+        assert_eq!((e.elo, e.error), (0.0, f64::INFINITY));
+        let all_draws = tally(0, 0, 40, [0, 0, 20, 0, 0]);
+        assert_eq!(all_draws.elo_trinomial().unwrap().error, f64::INFINITY);
+        let mixed = tally(10, 10, 5, [0, 0, 0, 0, 0]);
+        assert!(mixed.elo_trinomial().unwrap().error.is_finite());
     }
 
     #[test]
