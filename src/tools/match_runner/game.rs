@@ -3,7 +3,7 @@
 //! score adjudication ends it.
 
 use super::clock::{Clock, TimeControl};
-use super::engine_process::{EngineFault, EngineProcess, Score};
+use super::engine_process::{EngineFault, EngineProcess, Protocol, Score};
 use super::referee::{self, GameResult, RuleChoice, Termination, Verdict};
 use crate::board::position::{Position, START_FEN};
 use crate::board::types::{Color, Move};
@@ -85,21 +85,55 @@ impl GameRecord {
     }
 }
 
-/// The position command for the game so far.
-fn position_command(root_fen: &str, moves: &[Move]) -> String {
-    let mut s = if root_fen == START_FEN {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {root_fen}")
-    };
-    if !moves.is_empty() {
-        s.push_str(" moves");
-        for m in moves {
-            s.push(' ');
-            s.push_str(&m.to_string());
+/// The game as `position` commands tell it. UCI engines get every move from the root. UCCI
+/// engines get the position after the last capture and the moves since, as the UCCI spec asks
+/// (no repetition reaches back past a capture, and the command stays short in long games).
+struct GameLine {
+    root_fen: String,
+    moves: Vec<Move>,
+    /// The FEN after the last capture, and how many of `moves` lead up to it.
+    after_capture: Option<(String, usize)>,
+}
+
+impl GameLine {
+    fn new(root_fen: &str) -> GameLine {
+        GameLine {
+            root_fen: root_fen.to_string(),
+            moves: Vec::new(),
+            after_capture: None,
         }
     }
-    s
+
+    /// Play `mv` on `pos` (the position the line has reached) and record it.
+    fn play(&mut self, pos: &mut Position, mv: Move) {
+        let capture = pos.is_capture(mv);
+        pos.make_move(mv);
+        self.moves.push(mv);
+        if capture {
+            self.after_capture = Some((pos.to_fen(), self.moves.len()));
+        }
+    }
+
+    /// The `position` command for an engine speaking `proto`.
+    fn command(&self, proto: Protocol) -> String {
+        let (fen, moves) = match (&self.after_capture, proto) {
+            (Some((fen, done)), Protocol::Ucci) => (fen.as_str(), &self.moves[*done..]),
+            _ => (self.root_fen.as_str(), &self.moves[..]),
+        };
+        let mut s = if fen == START_FEN {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {fen}")
+        };
+        if !moves.is_empty() {
+            s.push_str(" moves");
+            for m in moves {
+                s.push(' ');
+                s.push_str(&m.to_string());
+            }
+        }
+        s
+    }
 }
 
 /// Play one game. `stop` aborts between moves (returns `None`).
@@ -132,13 +166,16 @@ pub fn play_game(
             return Some(record);
         }
     }
-    let mut pos = opening.position();
+    let mut pos = Position::from_fen(&opening.fen).expect("opening FEN was checked on load");
+    let mut line = GameLine::new(&opening.fen);
+    for &m in &opening.moves {
+        line.play(&mut pos, m);
+    }
     let controls = [
         red.spec().tc.unwrap_or(settings.tc),
         black.spec().tc.unwrap_or(settings.tc),
     ];
     let mut clock = Clock::with_controls(controls, settings.margin_ms, settings.untimed_timeout_ms);
-    let mut history: Vec<Move> = opening.moves.clone();
     // Scores from Red's view, per ply played by engines.
     let mut red_view: Vec<Option<i32>> = Vec::new();
     loop {
@@ -160,7 +197,7 @@ pub fn play_game(
             &mut *black
         };
         let reply = match engine.go(
-            &position_command(&record.root_fen, &history),
+            &line.command(engine.spec().proto),
             clock.limits(side),
             clock.allowance(side),
         ) {
@@ -198,8 +235,7 @@ pub fn play_game(
                 return Some(record);
             }
         };
-        pos.make_move(mv);
-        history.push(mv);
+        line.play(&mut pos, mv);
         red_view.push(reply.score.map(|s| {
             let cp = s.as_cp();
             if side == Color::Red {
@@ -283,16 +319,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn position_commands() {
-        let m = Position::startpos().parse_move("h2e2").unwrap();
+    fn ucci_engines_get_the_moves_since_the_last_capture() {
+        let mut pos = Position::startpos();
+        let mut line = GameLine::new(START_FEN);
+        for m in ["h2e2", "h7e7", "e2e6", "d9e8"] {
+            let mv = pos.parse_move(m).unwrap();
+            line.play(&mut pos, mv);
+        }
         assert_eq!(
-            position_command(START_FEN, &[m]),
-            "position startpos moves h2e2"
+            line.command(Protocol::Uci),
+            "position startpos moves h2e2 h7e7 e2e6 d9e8"
         );
+        // The UCCI spec's own example: the cannon took on e6 at the third ply.
         assert_eq!(
-            position_command("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", &[]),
-            "position fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"
+            line.command(Protocol::Ucci),
+            "position fen rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2 \
+             moves d9e8"
         );
+        // Before any capture both get the root.
+        let root = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+        let line = GameLine::new(root);
+        assert_eq!(line.command(Protocol::Ucci), format!("position fen {root}"));
+        assert_eq!(line.command(Protocol::Uci), format!("position fen {root}"));
     }
 
     #[test]
