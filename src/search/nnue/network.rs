@@ -204,6 +204,23 @@ impl Network {
     /// `(out_bias + Σ crelu(acc[stm]) · w[0] + Σ crelu(acc[other]) · w[1]) · SCALE / (QA · QB)`,
     /// rounded toward zero, where `crelu(x) = clamp(x, 0, QA)`; then clamped to `±EVAL_LIMIT`.
     pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> Value {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `evaluate_avx2` requires only that the CPU has AVX2, checked just above.
+            return unsafe { self.evaluate_avx2(acc, stm) };
+        }
+        self.evaluate_any_cpu(acc, stm)
+    }
+
+    /// [`Self::evaluate`] compiled for AVX2 (twice the vector width of baseline x86-64).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&self, acc: &Accumulator, stm: Color) -> Value {
+        self.evaluate_any_cpu(acc, stm)
+    }
+
+    #[inline(always)]
+    fn evaluate_any_cpu(&self, acc: &Accumulator, stm: Color) -> Value {
         let ours = &acc.by_color[stm.index()];
         let theirs = &acc.by_color[stm.flip().index()];
         // No overflow: `from_parts` bounds the whole sum by i32::MAX.
@@ -327,6 +344,27 @@ mod tests {
             i32::from_le_bytes(bytes[646_688..].try_into().unwrap()),
             net.out_bias
         );
+    }
+
+    #[test]
+    fn every_cpu_gets_the_same_evaluation() {
+        // The AVX2 build (where the CPU has it) and the baseline one run the same integer code,
+        // so they must agree exactly; the built-in network's weights have realistic ranges.
+        let net = super::super::built_in();
+        let mut rng = crate::board::rng::Rng::new(3);
+        let mut pos = crate::board::position::Position::startpos();
+        for _ in 0..400 {
+            let moves = crate::board::movegen::legal_moves(&pos);
+            if moves.is_empty() {
+                pos = crate::board::position::Position::startpos();
+                continue;
+            }
+            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+            let acc = Accumulator::refresh(net, &pos);
+            for stm in Color::ALL {
+                assert_eq!(net.evaluate(&acc, stm), net.evaluate_any_cpu(&acc, stm));
+            }
+        }
     }
 
     #[test]
