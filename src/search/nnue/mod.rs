@@ -52,7 +52,7 @@ static BUILT_IN_FILE: &[u8] = include_bytes!("../../../nets/default.nnue");
 /// The network compiled into the binary, read from its bytes on first use.
 static BUILT_IN: Lazy<Network> = Lazy::new(|| match Network::from_bytes(BUILT_IN_FILE) {
     Ok(net) => net,
-    // A build-time fact, not input: `the_built_in_network_loads` holds it.
+    // A build-time fact, not input: `the_built_in_network_loads_and_knows_material` checks it.
     Err(why) => panic!("nets/default.nnue {why}"),
 });
 
