@@ -18,7 +18,8 @@
 //! `network` holds the weights and the file format, `accumulator` the incremental updates,
 //! `float` the same network in `f32` computed from the whole board (the tests' reference and a
 //! trainer's starting point). Everything is portable Rust over fixed-size i16 arrays, which the
-//! compiler vectorises; no `unsafe`.
+//! compiler vectorises; where the CPU has AVX2, the accumulator update and the output run a
+//! copy compiled for it, the only `unsafe` being the two calls made after detecting AVX2.
 //!
 //! The engine ships one network, compiled into the binary from `nets/default.nnue`
 //! ([`built_in`]); the README's "The shipped network" gives the recipe that rebuilt it.
