@@ -22,7 +22,7 @@ use crate::board::position::Position;
 use crate::board::types::*;
 use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
 use crate::search::eval::{default_tables, evaluate_with, Tables};
-use crate::search::history::{History, MAX_PLY};
+use crate::search::history::{History, PieceTo, CONTINUATION_PLIES, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
 use crate::search::nnue::{Accumulator, AccumulatorStack, Network};
 use crate::search::see::see_ge;
@@ -728,6 +728,21 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The moves played 1 and 2 plies before `ply` (piece and point), where there were any:
+    /// the context the continuation history judges a quiet move in. Null moves and plies
+    /// before the root have none.
+    fn continuation_context(&self, ply: usize) -> [Option<PieceTo>; CONTINUATION_PLIES] {
+        let mut context = [None; CONTINUATION_PLIES];
+        for (back, c) in context.iter_mut().enumerate() {
+            if let Some(frame) = ply.checked_sub(back + 1).map(|p| &self.frames[p]) {
+                if frame.mv.is_ok() {
+                    *c = frame.piece.map(|p| (p, frame.mv.to()));
+                }
+            }
+        }
+        context
+    }
+
     fn has_attackers(&self, c: Color) -> bool {
         (self.pos.pieces(c, PieceKind::Rook)
             | self.pos.pieces(c, PieceKind::Horse)
@@ -878,11 +893,13 @@ impl<'a> Worker<'a> {
             Some(p) if prev_move.is_ok() => self.history.counter(p, prev_move),
             _ => Move::NONE,
         };
+        let continuation = self.continuation_context(ply);
         let mut picker = MovePicker::new(
             &self.pos,
             tt_move,
             self.history.killers(ply),
             counter,
+            continuation,
             self.shared.settings.features.see_ordering,
         );
         let mut best = -INFINITE;
@@ -939,7 +956,11 @@ impl<'a> Worker<'a> {
                     r = LMR[(depth as usize).min(63)][legal.min(63)];
                     r += i32::from(!pv_node) + i32::from(cut_node);
                     r -= i32::from(m == killers[0] || m == killers[1]);
-                    r -= self.history.score(us, m) / 8192;
+                    let stat = self.history.score(us, m)
+                        + piece.map_or(0, |p| {
+                            self.history.continuation_score(&continuation, (p, m.to()))
+                        });
+                    r -= stat / 12288;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -1018,10 +1039,19 @@ impl<'a> Worker<'a> {
         prev_piece: Option<Piece>,
     ) {
         let us = self.pos.side_to_move();
+        let continuation = &self.continuation_context(ply);
         let bonus = (depth * depth * 16).min(4000);
         self.history.update(us, m, bonus);
+        if let Some(p) = self.pos.piece_on(m.from()) {
+            self.history
+                .update_continuation(continuation, (p, m.to()), bonus);
+        }
         for &q in tried {
             self.history.update(us, q, -bonus);
+            if let Some(p) = self.pos.piece_on(q.from()) {
+                self.history
+                    .update_continuation(continuation, (p, q.to()), -bonus);
+            }
         }
         self.history.add_killer(ply, m);
         if let Some(p) = prev_piece {
@@ -1084,6 +1114,7 @@ impl<'a> Worker<'a> {
                 tt_move,
                 [Move::NONE; 2],
                 Move::NONE,
+                [None; CONTINUATION_PLIES],
                 self.shared.settings.features.see_ordering,
             )
         } else {

@@ -6,7 +6,7 @@
 use crate::board::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::board::position::Position;
 use crate::board::types::{Move, PieceKind};
-use crate::search::history::History;
+use crate::search::history::{History, PieceTo, CONTINUATION_PLIES};
 use crate::search::see::see_ge;
 
 /// Piece values used for ordering captures and by static exchange evaluation (`see`); not the
@@ -33,6 +33,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The earlier moves of the line the continuation history scores quiet moves after.
+    continuation: [Option<PieceTo>; CONTINUATION_PLIES],
     moves: [Move; MAX_MOVES],
     scores: [i32; MAX_MOVES],
     len: usize,
@@ -46,13 +48,15 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Picker for a main-search node. `see_ordering`: whether losing captures are told by
-    /// static exchange evaluation (`SearchFeatures::see_ordering`).
+    /// Picker for a main-search node. `continuation`: the line's last moves, for the
+    /// continuation history; `see_ordering`: whether losing captures are told by static
+    /// exchange evaluation (`SearchFeatures::see_ordering`).
     pub fn new(
         pos: &Position,
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
+        continuation: [Option<PieceTo>; CONTINUATION_PLIES],
         see_ordering: bool,
     ) -> MovePicker {
         let tt_move = if tt_move != Move::NONE && pos.is_pseudo_legal(tt_move) {
@@ -65,6 +69,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            continuation,
             moves: [Move::NONE; MAX_MOVES],
             scores: [0; MAX_MOVES],
             len: 0,
@@ -87,7 +92,14 @@ impl MovePicker {
             Move::NONE
         };
         // Captures come in one batch here: none is put off as losing.
-        let mut p = MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE, false);
+        let mut p = MovePicker::new(
+            pos,
+            Move::NONE,
+            [Move::NONE; 2],
+            Move::NONE,
+            [None; CONTINUATION_PLIES],
+            false,
+        );
         p.tt_move = tt;
         p.captures_only = true;
         p
@@ -109,7 +121,11 @@ impl MovePicker {
     fn score_quiets(&mut self, pos: &Position, history: &History) {
         let us = pos.side_to_move();
         for i in 0..self.len {
-            self.scores[i] = history.score(us, self.moves[i]);
+            let m = self.moves[i];
+            let continuation = pos.piece_on(m.from()).map_or(0, |piece| {
+                history.continuation_score(&self.continuation, (piece, m.to()))
+            });
+            self.scores[i] = history.score(us, m) + continuation;
         }
     }
 
@@ -282,8 +298,14 @@ mod tests {
     /// Every move the picker gives, in order.
     fn order(pos: &Position, see_ordering: bool) -> Vec<Move> {
         let history = History::new();
-        let mut picker =
-            MovePicker::new(pos, Move::NONE, [Move::NONE; 2], Move::NONE, see_ordering);
+        let mut picker = MovePicker::new(
+            pos,
+            Move::NONE,
+            [Move::NONE; 2],
+            Move::NONE,
+            [None; CONTINUATION_PLIES],
+            see_ordering,
+        );
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 
