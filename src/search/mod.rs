@@ -675,6 +675,7 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn make(&mut self, m: Move) {
         self.pos.make_move(m);
+        self.shared.tt.prefetch(self.pos.key());
         if let Some(stack) = &mut self.nnue {
             stack.push_move(&self.pos);
         }
@@ -706,6 +707,7 @@ impl<'a> Worker<'a> {
     /// Pass the turn (null-move pruning): the same pieces, so the same accumulators.
     fn make_null(&mut self) {
         self.pos.make_null();
+        self.shared.tt.prefetch(self.pos.key());
         if let Some(stack) = &mut self.nnue {
             stack.push_null();
         }
