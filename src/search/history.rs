@@ -70,9 +70,7 @@ impl History {
     /// Reward (positive) or punish (negative) a quiet move.
     #[inline(always)]
     pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        let e = &mut self.butterfly[Self::index(color, m)];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+        gravity(&mut self.butterfly[Self::index(color, m)], bonus);
     }
 
     #[inline(always)]
@@ -105,12 +103,13 @@ impl History {
         now: PieceTo,
         bonus: i32,
     ) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         for (back, e) in earlier.iter().enumerate() {
             if let Some(e) = *e {
                 let v = &mut self.continuation[Self::continuation_index(back, e, now)];
-                let old = i32::from(*v);
-                *v = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
+                let mut wide = i32::from(*v);
+                gravity(&mut wide, bonus);
+                // Within ±HISTORY_MAX (gravity's bound), so it fits.
+                *v = wide as i16;
             }
         }
     }
@@ -150,6 +149,14 @@ impl History {
             self.killers[ply + 2] = [Move::NONE; 2];
         }
     }
+}
+
+/// The gravity update: `bonus` moves `e` toward ±`HISTORY_MAX` the less the closer it is, so
+/// `e` stays within the bounds.
+#[inline(always)]
+fn gravity(e: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *e += bonus - *e * bonus.abs() / HISTORY_MAX;
 }
 
 /// Number of (piece, point) pairs.
