@@ -991,8 +991,7 @@ impl<'a> Worker<'a> {
                                 m,
                                 depth,
                                 &quiets_tried[..quiet_count],
-                                prev_move,
-                                prev_piece,
+                                &continuation,
                             );
                         }
                         break;
@@ -1037,11 +1036,9 @@ impl<'a> Worker<'a> {
         m: Move,
         depth: i32,
         tried: &[Move],
-        prev_move: Move,
-        prev_piece: Option<Piece>,
+        continuation: &[Option<PieceTo>; CONTINUATION_PLIES],
     ) {
         let us = self.pos.side_to_move();
-        let continuation = &self.continuation_context(ply);
         let bonus = (depth * depth * 16).min(4000);
         self.history.update(us, m, bonus);
         if let Some(p) = self.pos.piece_on(m.from()) {
@@ -1056,7 +1053,13 @@ impl<'a> Worker<'a> {
             }
         }
         self.history.add_killer(ply, m);
-        if let Some(p) = prev_piece {
+        let prev = ply.checked_sub(1).map(|p| self.frames[p]);
+        if let Some(Frame {
+            mv: prev_move,
+            piece: Some(p),
+            ..
+        }) = prev
+        {
             if prev_move.is_ok() {
                 self.history.set_counter(p, prev_move, m);
             }
