@@ -413,6 +413,10 @@ impl<'a> Worker<'a> {
         self.history.clear_killers();
         let mut last_best = Move::NONE;
         let mut stable_iterations = 0;
+        // Best scores of the completed iterations: the last one, and an average of them all that
+        // halves the weight of the older ones at each iteration.
+        let mut last_score: Option<Value> = None;
+        let mut mean_score = 0.0;
         for depth in 1..=max_depth {
             if self.id > 0 {
                 let i = (self.id - 1) % 20;
@@ -477,14 +481,24 @@ impl<'a> Worker<'a> {
                 stable_iterations = 0;
             }
             last_best = best.mv;
+            let falling = falling_score_factor(last_score, mean_score, best.score);
+            if best.score.abs() < MATE_BOUND {
+                mean_score = match last_score {
+                    Some(_) => (mean_score + f64::from(best.score)) / 2.0,
+                    None => f64::from(best.score),
+                };
+                last_score = Some(best.score);
+            }
             if self.shared.time.lock().is_timed() && !self.shared.pondering.load(Ordering::Relaxed)
             {
                 if self.root_moves.len() == 1 && depth >= 4 {
                     break;
                 }
-                // Unstable best move: think longer; a long-stable one: stop earlier.
-                let scale =
-                    (1.0 + self.best_move_changes) * if stable_iterations >= 6 { 0.6 } else { 1.0 };
+                // Unstable best move: think longer; a long-stable one: stop earlier; a score
+                // falling from what the earlier iterations found: think longer.
+                let scale = (1.0 + self.best_move_changes)
+                    * if stable_iterations >= 6 { 0.6 } else { 1.0 }
+                    * falling;
                 if self.shared.time.lock().soft_expired(scale) {
                     break;
                 }
@@ -1199,6 +1213,19 @@ fn root_reduction(
     i32::from(features.lmr && depth >= 3 && order >= 3 && !extended && quiet)
 }
 
+/// How much longer to think for the way the best score moved: `score` against the last
+/// iteration's and the average of the earlier ones. A falling score (trouble ahead) gets
+/// up to half as long again, a rising one down to three quarters; mate scores change nothing.
+fn falling_score_factor(last: Option<Value>, mean: f64, score: Value) -> f64 {
+    match last {
+        Some(last) if score.abs() < MATE_BOUND => {
+            let fall = 2.0 * (mean - f64::from(score)) + f64::from(last - score);
+            (1.0 + fall / 300.0).clamp(0.75, 1.5)
+        }
+        _ => 1.0,
+    }
+}
+
 /// Whether the side to move has any legal move (stops at the first one).
 fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();
@@ -1219,6 +1246,18 @@ mod tests {
         assert!(f.disable("see_ordering"));
         assert!(!f.see_ordering);
         assert!(!f.disable("no_such_feature"));
+    }
+
+    #[test]
+    fn a_falling_score_buys_time_and_a_rising_one_saves_it() {
+        assert_eq!(falling_score_factor(None, 0.0, 50), 1.0);
+        assert_eq!(falling_score_factor(Some(20), 20.0, 20), 1.0);
+        let fell = falling_score_factor(Some(20), 20.0, -10);
+        let rose = falling_score_factor(Some(20), 20.0, 50);
+        assert!(fell > 1.2 && fell <= 1.5, "{fell}");
+        assert!((0.75..0.8).contains(&rose), "{rose}");
+        assert_eq!(falling_score_factor(Some(20), 20.0, -2000), 1.5);
+        assert_eq!(falling_score_factor(Some(20), 20.0, MATE - 10), 1.0);
     }
 
     #[test]
