@@ -933,6 +933,9 @@ impl<'a> Worker<'a> {
             }
             legal += 1;
             let capture = self.pos.is_capture(m);
+            // A capture that loses material by SEE, tried after every quiet move: reduced
+            // like a late quiet move.
+            let losing_capture = capture && picker.giving_bad_captures();
             let quiet_index = legal - 1;
             let piece = self.pos.piece_on(m.from());
             self.frames[ply].mv = m;
@@ -966,17 +969,19 @@ impl<'a> Worker<'a> {
                 if self.shared.settings.features.lmr
                     && depth >= 3
                     && legal > 1 + usize::from(pv_node)
-                    && !capture
+                    && (!capture || losing_capture)
                     && !gives_check
                 {
                     r = LMR[(depth as usize).min(63)][legal.min(63)];
                     r += i32::from(!pv_node) + i32::from(cut_node);
-                    r -= i32::from(m == killers[0] || m == killers[1]);
-                    let stat = self.history.score(us, m)
-                        + piece.map_or(0, |p| {
-                            self.history.continuation_score(&continuation, (p, m.to()))
-                        });
-                    r -= stat / 12288;
+                    if !capture {
+                        r -= i32::from(m == killers[0] || m == killers[1]);
+                        let stat = self.history.score(us, m)
+                            + piece.map_or(0, |p| {
+                                self.history.continuation_score(&continuation, (p, m.to()))
+                            });
+                        r -= stat / 12288;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);

@@ -199,6 +199,11 @@ impl MovePicker {
         pos.attackers_to(m.to(), them, occ).any()
     }
 
+    /// Whether the moves given now are the captures that lose material (the last stage).
+    pub fn giving_bad_captures(&self) -> bool {
+        self.stage >= Stage::BadCaptures
+    }
+
     fn is_special(&self, m: Move) -> bool {
         m == self.tt_move || m == self.killers[0] || m == self.killers[1] || m == self.counter
     }
