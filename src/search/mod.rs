@@ -416,7 +416,7 @@ impl<'a> Worker<'a> {
         // Best scores of the completed iterations: the last one, and an average of them all that
         // halves the weight of the older ones at each iteration.
         let mut last_score: Option<Value> = None;
-        let mut mean_score = 0.0;
+        let mut average_score = 0.0;
         for depth in 1..=max_depth {
             if self.id > 0 {
                 let i = (self.id - 1) % 20;
@@ -481,10 +481,10 @@ impl<'a> Worker<'a> {
                 stable_iterations = 0;
             }
             last_best = best.mv;
-            let falling = falling_score_factor(last_score, mean_score, best.score);
+            let falling = falling_score_factor(last_score, average_score, best.score);
             if best.score.abs() < MATE_BOUND {
-                mean_score = match last_score {
-                    Some(_) => (mean_score + f64::from(best.score)) / 2.0,
+                average_score = match last_score {
+                    Some(_) => (average_score + f64::from(best.score)) / 2.0,
                     None => f64::from(best.score),
                 };
                 last_score = Some(best.score);
@@ -1221,10 +1221,10 @@ fn root_reduction(
 /// How much longer to think for the way the best score moved: `score` against the last
 /// iteration's and the average of the earlier ones. A falling score (trouble ahead) gets
 /// up to half as long again, a rising one down to three quarters; mate scores change nothing.
-fn falling_score_factor(last: Option<Value>, mean: f64, score: Value) -> f64 {
+fn falling_score_factor(last: Option<Value>, average: f64, score: Value) -> f64 {
     match last {
         Some(last) if score.abs() < MATE_BOUND => {
-            let fall = 2.0 * (mean - f64::from(score)) + f64::from(last - score);
+            let fall = 2.0 * (average - f64::from(score)) + f64::from(last - score);
             (1.0 + fall / 300.0).clamp(0.75, 1.5)
         }
         _ => 1.0,

@@ -314,6 +314,28 @@ mod tests {
         std::iter::from_fn(|| picker.next(pos, &history)).collect()
     }
 
+    #[test]
+    fn only_the_last_stage_reports_losing_captures() {
+        // The rook's capture of the rook-guarded horse loses material: it comes last.
+        let pos = Position::from_fen("3k5/9/9/r3n4/9/9/4R4/9/4A4/5K3 w - - 0 1").unwrap();
+        let losing = pos.parse_move("e3e6").unwrap();
+        let history = History::new();
+        let mut picker = MovePicker::new(
+            &pos,
+            Move::NONE,
+            [Move::NONE; 2],
+            Move::NONE,
+            [None; CONTINUATION_PLIES],
+            true,
+        );
+        let mut seen = 0;
+        while let Some(m) = picker.next(&pos, &history) {
+            assert_eq!(picker.giving_bad_captures(), m == losing, "{m:?}");
+            seen += 1;
+        }
+        assert!(seen > 1);
+    }
+
     /// Where `mv` comes relative to the first quiet move: before it or not.
     fn before_quiets(pos: &Position, see_ordering: bool, mv: &str) -> bool {
         let m = pos.parse_move(mv).unwrap();
