@@ -312,3 +312,67 @@ fn colour_flip_swaps_sides_and_mirrors_ranks() {
     assert_eq!(p.color_flipped().color_flipped().to_fen(), fen);
     assert_eq!(legal_moves(&p).len(), legal_moves(&p.color_flipped()).len());
 }
+
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let mut seed = 0x0bad_cafe_f00d_1234u64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut moves_checked, mut checks) = (0, 0);
+    for _ in 0..40 {
+        let mut p = Position::startpos();
+        for _ in 0..200 {
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            for &m in moves.as_slice() {
+                let predicted = p.gives_check(m);
+                p.make_move(m);
+                assert_eq!(predicted, p.in_check(), "{m} in {}", p.to_fen());
+                p.unmake_move();
+                moves_checked += 1;
+                checks += usize::from(predicted);
+            }
+            p.make_move(moves.as_slice()[(rand() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(
+        moves_checked > 100_000 && checks > 2_000,
+        "{moves_checked} moves, {checks} checks"
+    );
+}
+
+#[test]
+fn gives_check_sees_screens_legs_and_lines() {
+    let cases = [
+        // The rook lands on the cannon's file: the screen it needed.
+        ("4k4/9/9/9/9/R8/9/9/4C4/3K5 w", "a4e4", true),
+        // The horse steps off the rook's file: a discovered check.
+        ("4k4/9/9/9/4N4/9/9/9/4R4/3K5 w", "e5c6", true),
+        // A rook move that keeps the horse between rook and king.
+        ("4k4/9/9/9/4N4/9/9/9/4R4/3K5 w", "e1e3", false),
+        // A pawn leaves the leg of the horse on d7: it now attacks e9 over d8.
+        ("4k4/3P5/3N5/9/9/9/9/9/9/3K5 w", "d8c8", true),
+        // A pawn steps beside the king.
+        ("4k4/3P5/9/9/9/9/9/9/9/3K5 w", "d8d9", true),
+        // Taking the upper of two screens leaves the cannon one.
+        ("4k4/9/9/9/4p4/9/4R4/9/4C4/3K5 w", "e3e5", true),
+        // A cannon with no screen does not check.
+        ("4k4/9/9/9/9/9/9/9/9/3K1C3 w", "f0e0", false),
+    ];
+    for (fen, mv, expected) in cases {
+        let p = pos(fen);
+        let m = p
+            .parse_move(mv)
+            .unwrap_or_else(|e| panic!("{mv} in {fen}: {e}"));
+        assert_eq!(p.gives_check(m), expected, "{mv} in {fen}");
+        let mut after = p.clone();
+        after.make_move(m);
+        assert_eq!(after.in_check(), expected, "{mv} in {fen} (made)");
+    }
+}

@@ -427,6 +427,33 @@ impl Position {
         self.king_attackers_among(ksq, enemy, them, occ).is_empty()
     }
 
+    /// Whether the legal move `m` checks the other king: the same answer as `in_check` after
+    /// `make_move(m)`, without making it. The moved piece may check from its new point, and
+    /// leaving its old one (or taking a piece) may open a rook's line, a horse's leg or a
+    /// cannon's screen, as landing may give a cannon its screen.
+    #[inline(always)]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.side;
+        let ksq = self.king[us.flip().index()];
+        let from_bb = Bitboard::from_square(from);
+        let occ = (self.occupied() ^ from_bb) | Bitboard::from_square(to);
+        let others = self.by_color[us.index()].without(from_bb);
+        if self.king_attackers_among(ksq, others, us, occ).any() {
+            return true;
+        }
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        match piece.kind() {
+            PieceKind::Rook | PieceKind::King => rook_attacks(to, occ).has(ksq),
+            PieceKind::Cannon => cannon_attacks(to, occ).has(ksq),
+            PieceKind::Horse => horse_attackers_of(ksq, occ).has(to),
+            PieceKind::Pawn => pawn_attackers_of(us, ksq).has(to),
+            PieceKind::Advisor | PieceKind::Elephant => false,
+        }
+    }
+
     /// Whether `m` is a pseudo-legal move here: the right colour moves, the target is not
     /// its own, and the piece can reach it. Used to vet moves from the hash table.
     pub fn is_pseudo_legal(&self, m: Move) -> bool {

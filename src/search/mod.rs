@@ -937,11 +937,7 @@ impl<'a> Worker<'a> {
             // like a late quiet move.
             let losing_capture = capture && picker.giving_bad_captures();
             let quiet_index = legal - 1;
-            let piece = self.pos.piece_on(m.from());
-            self.frames[ply].mv = m;
-            self.frames[ply].piece = piece;
-            self.play(m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.gives_check(m);
             // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
             // and any whose node is far below alpha (futility). Checks are kept: they are how
             // mates at the horizon are found.
@@ -951,10 +947,14 @@ impl<'a> Worker<'a> {
                 if (f.lmp && quiet_index as i32 >= lmp_limit)
                     || (f.futility && eval + 100 + 90 * depth <= alpha)
                 {
-                    self.take_back();
                     continue;
                 }
             }
+            let piece = self.pos.piece_on(m.from());
+            self.frames[ply].mv = m;
+            self.frames[ply].piece = piece;
+            self.play(m);
+            debug_assert_eq!(gives_check, self.pos.in_check(), "gives_check of {m}");
             let ext = i32::from(
                 self.shared.settings.features.check_extension
                     && gives_check
