@@ -970,10 +970,11 @@ impl<'a> Worker<'a> {
                     && depth >= 3
                     && legal > 1 + usize::from(pv_node)
                     && (!capture || losing_capture)
-                    && !gives_check
                 {
+                    // A late check is reduced too, one ply less: in xiangqi rooks and cannons
+                    // check at almost every turn, and most such checks lead nowhere.
                     r = LMR[(depth as usize).min(63)][legal.min(63)];
-                    r += i32::from(!pv_node) + i32::from(cut_node);
+                    r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(gives_check);
                     if !capture {
                         r -= i32::from(m == killers[0] || m == killers[1]);
                         let stat = self.history.score(us, m)
