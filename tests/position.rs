@@ -21,6 +21,16 @@ fn moves_from(p: &Position, from: &str) -> Vec<String> {
     v
 }
 
+/// A small deterministic generator for the random games of the tests.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 #[test]
 fn fen_round_trip_and_forms() {
     assert_eq!(Position::startpos().to_fen(), START_FEN);
@@ -134,13 +144,7 @@ fn make_unmake_restores_everything() {
 /// and a FEN round trip gives the same key.
 #[test]
 fn incremental_key_matches_scratch_over_random_games() {
-    let mut seed = 0x1234_5678_9abc_def1u64;
-    let mut rand = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = xorshift(0x1234_5678_9abc_def1u64);
     let mut checked = 0;
     for _ in 0..40 {
         let mut p = Position::startpos();
@@ -315,13 +319,7 @@ fn colour_flip_swaps_sides_and_mirrors_ranks() {
 
 #[test]
 fn gives_check_agrees_with_making_the_move() {
-    let mut seed = 0x0bad_cafe_f00d_1234u64;
-    let mut rand = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rand = xorshift(0x0bad_cafe_f00d_1234u64);
     let (mut moves_checked, mut checks) = (0, 0);
     for _ in 0..40 {
         let mut p = Position::startpos();
