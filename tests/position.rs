@@ -3,6 +3,7 @@
 
 use chuhan::board::movegen::{legal_captures, legal_moves};
 use chuhan::board::position::{FenError, MoveError, Position, START_FEN};
+use chuhan::board::rng::Rng;
 use chuhan::board::types::{Color, Move, Square};
 
 fn pos(fen: &str) -> Position {
@@ -19,16 +20,6 @@ fn moves_from(p: &Position, from: &str) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// A small deterministic generator for the random games of the tests.
-fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-    move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    }
 }
 
 #[test]
@@ -144,7 +135,7 @@ fn make_unmake_restores_everything() {
 /// and a FEN round trip gives the same key.
 #[test]
 fn incremental_key_matches_scratch_over_random_games() {
-    let mut rand = xorshift(0x1234_5678_9abc_def1u64);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let mut checked = 0;
     for _ in 0..40 {
         let mut p = Position::startpos();
@@ -153,7 +144,7 @@ fn incremental_key_matches_scratch_over_random_games() {
             if moves.is_empty() {
                 break;
             }
-            let m = moves.as_slice()[(rand() % moves.len() as u64) as usize];
+            let m = moves.as_slice()[rng.below(moves.len())];
             p.make_move(m);
             assert_eq!(p.key(), p.compute_key(), "after {m} in {}", p.to_fen());
             assert_eq!(Position::from_fen(&p.to_fen()).unwrap().key(), p.key());
@@ -319,7 +310,7 @@ fn colour_flip_swaps_sides_and_mirrors_ranks() {
 
 #[test]
 fn gives_check_agrees_with_making_the_move() {
-    let mut rand = xorshift(0x0bad_cafe_f00d_1234u64);
+    let mut rng = Rng::new(0x0bad_cafe_f00d_1234);
     let (mut moves_checked, mut checks) = (0, 0);
     for _ in 0..40 {
         let mut p = Position::startpos();
@@ -336,7 +327,7 @@ fn gives_check_agrees_with_making_the_move() {
                 moves_checked += 1;
                 checks += usize::from(predicted);
             }
-            p.make_move(moves.as_slice()[(rand() % moves.len() as u64) as usize]);
+            p.make_move(moves.as_slice()[rng.below(moves.len())]);
         }
     }
     assert!(
