@@ -14,6 +14,11 @@
 //!   `Tables::new`. The last tenth of the file (whole games, as the generator writes them in
 //!   order) is held out and its loss reported, to show the fit generalises.
 //!
+//! - `label` distils the shipped network into the data: each position's game result becomes a
+//!   blend of that result and what the network expects of the position, `sigmoid(N / 400)` of
+//!   its score N for Red (the reading its training gave its scores). One game result says little
+//!   about one position; the network, far stronger than the hand-written evaluation, says much.
+//!
 //! Parameter sets are read and written in the text format of `eval/params.rs` (`name = value`
 //! lines): `fit` starts from such a file and prints the tuned set in it, and self-play can pit two
 //! such files against each other.
@@ -26,7 +31,9 @@ use crate::engine::openings::{self, Opening};
 use crate::engine::Engine;
 use crate::rules::{adjudicate, Outcome, RuleSet};
 use crate::search::eval::{default_tables, evaluate_with, Params, Tables};
+use crate::search::nnue::{self, Accumulator};
 use crate::tools::selfplay::{play_out, Playout};
+use crate::tools::train::data::sigmoid as network_sigmoid;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, Write};
 
@@ -242,11 +249,13 @@ fn sound_random_move(pos: &mut Position, rng: &mut Rng, t: &Tables) -> crate::bo
 pub struct Sample {
     /// The position (no history).
     pub pos: Position,
-    /// The game's result for Red: 1, 0.5 or 0.
+    /// What the fit should predict for Red: the game's result (1, 0.5 or 0), or a soft target
+    /// in between (`label`).
     pub result: f64,
 }
 
-/// Read `FEN;result` lines (blank lines and `#` comments skipped); errors name the line.
+/// Read `FEN;result` lines (blank lines and `#` comments skipped); a result is 1, 0.5, 0 or,
+/// as `label` writes them, any number from 0 to 1. Errors name the line.
 pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>> {
     let mut out = Vec::new();
     for (i, line) in input.lines().enumerate() {
@@ -258,11 +267,13 @@ pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>> {
         let (fen, result) = line
             .rsplit_once(';')
             .with_context(|| format!("line {}: expected 'FEN;result', got '{line}'", i + 1))?;
-        let result = match result.trim() {
-            "1" | "1.0" => 1.0,
-            "0.5" => 0.5,
-            "0" | "0.0" => 0.0,
-            r => bail!("line {}: result must be 1, 0.5 or 0, got '{r}'", i + 1),
+        let result = match result.trim().parse::<f64>() {
+            Ok(r) if (0.0..=1.0).contains(&r) => r,
+            _ => bail!(
+                "line {}: result must be a number from 0 to 1, got '{}'",
+                i + 1,
+                result.trim()
+            ),
         };
         let pos = Position::from_fen(fen.trim())
             .map_err(|e| anyhow::anyhow!("line {}: bad FEN '{fen}': {e}", i + 1))?;
@@ -289,16 +300,49 @@ fn sigmoid(k: f64, e: Value) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * e as f64 / 400.0))
 }
 
+/// Parts the loss is summed in, each on a thread of its own: fixed, so the sum (and the fit)
+/// is the same on every machine.
+const LOSS_PARTS: usize = 4;
+
 /// Mean squared error of the predictions over the samples.
 pub fn loss(samples: &[Sample], t: &Tables, k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let sum: f64 = samples
-        .iter()
-        .map(|s| (s.result - sigmoid(k, eval_red(&s.pos, t))).powi(2))
-        .sum();
-    sum / samples.len() as f64
+    let part = |chunk: &[Sample]| -> f64 {
+        chunk
+            .iter()
+            .map(|s| (s.result - sigmoid(k, eval_red(&s.pos, t))).powi(2))
+            .sum()
+    };
+    let size = samples.len().div_ceil(LOSS_PARTS);
+    let sums: Vec<f64> = std::thread::scope(|scope| {
+        let parts: Vec<_> = samples
+            .chunks(size)
+            .map(|chunk| scope.spawn(move || part(chunk)))
+            .collect();
+        parts
+            .into_iter()
+            .map(|h| h.join().expect("a loss part cannot panic"))
+            .collect()
+    });
+    sums.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// What the shipped network expects of `pos` for Red, from 0 (a loss) to 1 (a win):
+/// `sigmoid(N / 400)` of its score N for Red, as its training read its targets.
+pub fn network_expectation(pos: &Position) -> f64 {
+    let net = nnue::built_in();
+    let stm = pos.side_to_move();
+    let score = net.evaluate(&Accumulator::refresh(net, pos), stm);
+    let red = if stm == Color::Red { score } else { -score };
+    f64::from(network_sigmoid(red as f32 / nnue::SCALE as f32))
+}
+
+/// The soft target of a sample: `result_weight` of its result, the rest the network's
+/// expectation ([`network_expectation`]).
+pub fn soft_target(s: &Sample, result_weight: f64) -> f64 {
+    result_weight * s.result + (1.0 - result_weight) * network_expectation(&s.pos)
 }
 
 /// The K minimising the loss with the given tables: a scan, then two finer scans around the
@@ -487,8 +531,11 @@ pub fn fit(
 
 /// `chuhan tune …` usage.
 pub const USAGE: &str = "usage: chuhan tune gen <games> <out> [nodes] [seed]
+       chuhan tune label <data> <out> [result-percent]
        chuhan tune fit <data> [passes] [start-params-file]
   gen: self-play games at <nodes> per move (default 3000), quiet positions as 'FEN;result' lines
+  label: each result becomes result-percent (default 25) of itself plus the rest of what the
+       shipped network expects of the position, written as 'FEN;target' (0 to 1)
   fit: Texel tuning of the evaluation on such a file, from the built-in parameters or from
        start-params-file ('name = value' lines); prints the tuned set in that format";
 
@@ -530,6 +577,39 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                 stdout,
                 "wrote {} positions from {} games to {path}",
                 stats.positions, stats.games
+            )?;
+        }
+        Some("label") => {
+            if !(3..=4).contains(&args.len()) {
+                bail!("{USAGE}");
+            }
+            let percent = match args.get(3) {
+                None => 25,
+                Some(t) => t
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&p| p <= 100)
+                    .with_context(|| {
+                        format!("bad result-percent '{t}' (expected 0 to 100)\n{USAGE}")
+                    })?,
+            };
+            let (path, out_path) = (&args[1], &args[2]);
+            let file =
+                std::fs::File::open(path).with_context(|| format!("cannot open '{path}'"))?;
+            let samples = read_samples(std::io::BufReader::new(file))
+                .with_context(|| format!("in '{path}'"))?;
+            let file = std::fs::File::create(out_path)
+                .with_context(|| format!("cannot create '{out_path}'"))?;
+            let mut out = std::io::BufWriter::new(file);
+            let weight = f64::from(percent) / 100.0;
+            for s in &samples {
+                writeln!(out, "{};{:.4}", s.pos.to_fen(), soft_target(s, weight))?;
+            }
+            out.flush()?;
+            writeln!(
+                stdout,
+                "wrote {} positions to {out_path}: {percent} % result, the rest the network",
+                samples.len()
             )?;
         }
         Some("fit") => {
@@ -662,15 +742,100 @@ mod tests {
     }
 
     #[test]
+    fn loss_in_parts_is_the_plain_mean() {
+        let samples: Vec<Sample> = [
+            ("3k5/9/9/9/9/9/9/9/9/R3K4 w", 1.0),
+            ("3k5/9/9/9/9/9/9/9/4A4/2C1K4 b", 0.75),
+            ("3ak4/9/9/9/9/9/9/9/4A4/4K4 w", 0.5),
+            ("r2k5/9/9/9/9/9/9/9/9/4K4 w", 0.0),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                0.5,
+            ),
+        ]
+        .iter()
+        .map(|(f, r)| Sample {
+            pos: Position::from_fen(f).unwrap(),
+            result: *r,
+        })
+        .collect();
+        let t = default_tables();
+        let plain = samples
+            .iter()
+            .map(|s| (s.result - sigmoid(0.5, eval_red(&s.pos, t))).powi(2))
+            .sum::<f64>()
+            / samples.len() as f64;
+        assert!((loss(&samples, t, 0.5) - plain).abs() < 1e-12);
+        assert!(plain > 0.0);
+    }
+
+    #[test]
+    fn the_network_target_follows_material_and_the_blend() {
+        let sample = |fen: &str, result: f64| Sample {
+            pos: Position::from_fen(fen).unwrap(),
+            result,
+        };
+        // Red a rook up, whoever moves; Black a rook up; the start.
+        let red_up = sample("3k5/9/9/9/9/9/9/9/9/R3K4 b", 0.0);
+        let black_up = sample("r2k5/9/9/9/9/9/9/9/9/4K4 w", 1.0);
+        let start = sample(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            0.5,
+        );
+        let e = network_expectation(&red_up.pos);
+        assert!(e > 0.9, "{e}");
+        assert!(network_expectation(&black_up.pos) < 0.1);
+        assert!((network_expectation(&start.pos) - 0.5).abs() < 0.15);
+        // The blend: all result, all network, and a quarter of the result.
+        assert_eq!(soft_target(&red_up, 1.0), 0.0);
+        assert!((soft_target(&red_up, 0.0) - e).abs() < 1e-12);
+        assert!((soft_target(&red_up, 0.25) - 0.75 * e).abs() < 1e-12);
+    }
+
+    #[test]
+    fn label_writes_soft_targets_that_fit_reads() {
+        let dir = std::env::temp_dir().join(format!("chuhan-label-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (input, output) = (dir.join("in.txt"), dir.join("out.txt"));
+        std::fs::write(
+            &input,
+            "3k5/9/9/9/9/9/9/9/9/R3K4 w;0.5\nr2k5/9/9/9/9/9/9/9/9/4K4 w;0\n",
+        )
+        .unwrap();
+        let arg = |p: &std::path::Path| p.to_str().unwrap().to_string();
+        let args = vec!["label".into(), arg(&input), arg(&output), "50".into()];
+        let mut said = Vec::new();
+        run(&args, &mut said).unwrap();
+        let text = std::fs::read_to_string(&output).unwrap();
+        let samples = read_samples(text.as_bytes()).unwrap();
+        assert_eq!(samples.len(), 2);
+        // Half of a draw plus half of a won position; half of a loss plus half of a lost one.
+        assert!(samples[0].result > 0.7 && samples[0].result < 0.75);
+        assert!(samples[1].result < 0.05);
+        assert_eq!(
+            samples[0].pos.to_fen(),
+            Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w")
+                .unwrap()
+                .to_fen()
+        );
+        for bad in ["101", "-1", "x"] {
+            let args = vec!["label".into(), arg(&input), arg(&output), bad.into()];
+            assert!(run(&args, &mut said).is_err(), "{bad}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn bad_input_is_an_error() {
         let mut sink = Vec::new();
-        let cases: [&[&str]; 6] = [
+        let cases: [&[&str]; 7] = [
             &[],
             &["spin"],
             &["gen", "x", "out.txt"],
             &["gen", "0", "out.txt"],
             &["fit"],
             &["fit", "/nonexistent/data.txt"],
+            &["label", "/nonexistent/data.txt", "out.txt"],
         ];
         for args in cases {
             let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
@@ -679,5 +844,9 @@ mod tests {
         assert!(read_samples("rnbakabnr/9 w;1\n".as_bytes()).is_err());
         assert!(read_samples("3k5/9/9/9/9/9/9/9/9/R3K4 w;2\n".as_bytes()).is_err());
         assert!(read_samples("3k5/9/9/9/9/9/9/9/9/R3K4 w\n".as_bytes()).is_err());
+        assert!(read_samples("3k5/9/9/9/9/9/9/9/9/R3K4 w;-0.1\n".as_bytes()).is_err());
+        assert!(read_samples("3k5/9/9/9/9/9/9/9/9/R3K4 w;NaN\n".as_bytes()).is_err());
+        let soft = read_samples("3k5/9/9/9/9/9/9/9/9/R3K4 w;0.7321\n".as_bytes()).unwrap();
+        assert_eq!(soft[0].result, 0.7321);
     }
 }
