@@ -988,7 +988,12 @@ impl<'a> Worker<'a> {
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // The reduced search beat alpha: verify at full depth, a ply deeper when
+                    // it beat the best score by far, a ply shallower when only just.
+                    let deeper = i32::from(score > best + 50 + 2 * new_depth);
+                    let shallower = i32::from(score < best + 10);
+                    let verify_depth = new_depth + deeper - shallower;
+                    score = -self.search(-alpha - 1, -alpha, verify_depth, ply + 1, !cut_node);
                 }
                 if pv_node && score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
