@@ -286,6 +286,12 @@ pub fn read_samples(input: impl BufRead) -> Result<Vec<Sample>> {
     Ok(out)
 }
 
+/// [`read_samples`] of the file at `path`; errors name the file.
+fn read_sample_file(path: &str) -> Result<Vec<Sample>> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open '{path}'"))?;
+    read_samples(std::io::BufReader::new(file)).with_context(|| format!("in '{path}'"))
+}
+
 /// The evaluation from Red's point of view.
 pub fn eval_red(pos: &Position, t: &Tables) -> Value {
     let v = evaluate_with(pos, t);
@@ -594,10 +600,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                     })?,
             };
             let (path, out_path) = (&args[1], &args[2]);
-            let file =
-                std::fs::File::open(path).with_context(|| format!("cannot open '{path}'"))?;
-            let samples = read_samples(std::io::BufReader::new(file))
-                .with_context(|| format!("in '{path}'"))?;
+            let samples = read_sample_file(path)?;
             let file = std::fs::File::create(out_path)
                 .with_context(|| format!("cannot create '{out_path}'"))?;
             let mut out = std::io::BufWriter::new(file);
@@ -622,10 +625,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                 Some(f) => Params::load(f).map_err(anyhow::Error::msg)?,
             };
             let path = &args[1];
-            let file =
-                std::fs::File::open(path).with_context(|| format!("cannot open '{path}'"))?;
-            let samples = read_samples(std::io::BufReader::new(file))
-                .with_context(|| format!("in '{path}'"))?;
+            let samples = read_sample_file(path)?;
             if samples.len() < 10 {
                 bail!(
                     "'{path}' holds {} positions; at least 10 are needed",
