@@ -223,7 +223,7 @@ impl Position {
     }
 
     /// Whether `piece` may ever stand on `sq` (palace, elephant points, pawn points).
-    fn reachable(piece: Piece, sq: Square) -> bool {
+    pub fn reachable(piece: Piece, sq: Square) -> bool {
         let color = piece.color();
         // Work in Red's frame: rank counted from the piece's own back rank.
         let rel = if color == Color::Red {

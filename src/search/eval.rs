@@ -6,8 +6,8 @@
 //! cannons aimed at the king with one screen); crossed and connected pawns; and a scale for
 //! endings that cannot be won (no attacking pieces, a lone cannon, a rook against a full
 //! defence). Piece-square tables are built once from a few readable shape parameters
-//! (advancement, centralisation), all in `Params` (declared in `eval/params.rs`), which the
-//! tuner adjusts.
+//! (advancement, centralisation) plus fitted offsets per kind and point, all in `Params`
+//! (declared in `eval/params.rs`), which the tuner adjusts.
 
 use crate::board::attacks::*;
 use crate::board::bitboard::Bitboard;
@@ -95,6 +95,7 @@ impl Tables {
                     PieceKind::Cannon if f == 4 => s += params.cannon_center,
                     _ => {}
                 }
+                s += params.pst_offset(kind, sq);
                 pst[kind.index()][sq.index()] = s;
             }
         }
@@ -276,6 +277,23 @@ mod tests {
         let a = eval("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w");
         let b = eval("2bakab2/9/1cCc5/p1p2r2p/6p2/4C4/PnP1P1P1P/2N1B4/4KN3/R1BA1A3 b");
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn piece_square_offsets_count_for_both_colours() {
+        // A horse on c2 (Red) or c7 (Black, the same point from its side) gains the offset.
+        let mut p = Params::default();
+        p.pst_horse.0[2][2] = Score(100, 100);
+        let t = Tables::new(p);
+        for (fen, gain) in [
+            ("3k5/9/9/9/9/9/9/2N6/9/4K4 w", 100),
+            ("3k5/9/9/9/9/9/9/6N2/9/4K4 w", 100), // g2, the mirror
+            ("3k5/9/9/9/9/9/9/9/2N6/4K4 w", 0),
+            ("3k5/9/2n6/9/9/9/9/9/9/4K4 b", 100),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate_with(&pos, &t) - evaluate(&pos), gain, "{fen}");
+        }
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! value or a name given twice is an error naming the line.
 
 use super::Score;
+use crate::board::position::Position;
+use crate::board::types::{Color, Piece, PieceKind, Square};
 
 /// The numbers of one parameter, each named from the parameter's name.
 trait Numbers {
@@ -31,13 +33,61 @@ impl Numbers for Score {
     }
 }
 
+/// Fitted piece-square offsets of the kind `KIND` (a `PieceKind` index), from Red's side and
+/// the same for a point and its left-right mirror: `[rank][file]` over files a–e. Only the
+/// points the kind can stand on are numbers, named by point (`pst_horse.c5.mg`); the rest stay 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pst<const KIND: usize>(pub [[Score; 5]; 10]);
+
+impl<const KIND: usize> Pst<KIND> {
+    /// All offsets 0.
+    pub const ZERO: Pst<KIND> = Pst([[Score(0, 0); 5]; 10]);
+
+    /// The table from `(mg, eg)` rows as the board is drawn, Black's side first: `rows[0]` is
+    /// rank 9, `rows[9]` rank 0, each from file a to file e.
+    pub const fn from_rows(rows: [[(i32, i32); 5]; 10]) -> Pst<KIND> {
+        let mut t = [[Score(0, 0); 5]; 10];
+        let mut r = 0;
+        while r < 10 {
+            let mut f = 0;
+            while f < 5 {
+                t[9 - r][f] = Score(rows[r][f].0, rows[r][f].1);
+                f += 1;
+            }
+            r += 1;
+        }
+        Pst(t)
+    }
+
+    /// The offset of a piece of this kind on `sq`, from Red's side.
+    pub fn at(&self, sq: Square) -> Score {
+        let f = sq.file().min(8 - sq.file());
+        self.0[sq.rank()][f]
+    }
+}
+
+impl<const KIND: usize> Numbers for Pst<KIND> {
+    fn visit(&mut self, name: &str, f: &mut dyn FnMut(&str, &mut i32)) {
+        let red = Piece::new(Color::Red, PieceKind::from_index(KIND));
+        for (rank, row) in self.0.iter_mut().enumerate() {
+            for (file, score) in row.iter_mut().enumerate() {
+                if Position::reachable(red, Square::from_coords(file, rank)) {
+                    let letter = (b'a' + file as u8) as char;
+                    score.visit(&format!("{name}.{letter}{rank}"), f);
+                }
+            }
+        }
+    }
+}
+
 /// Declares `Params` from a list of `/// doc` + `name: Type = default`. A default is an integer
-/// literal (`i32`), `(mg, eg)` (`Score`), or `[key: default, …]` (an array, one key per element;
-/// a `_` key is a fixed element that is not a parameter).
+/// literal (`i32`), `(mg, eg)` (`Score`), `[key: default, …]` (an array, one key per element;
+/// a `_` key is a fixed element that is not a parameter), or `{expression}` (a `Pst`).
 macro_rules! params {
     (@default [$($key:tt : $value:tt),* $(,)?]) => { [$(params!(@default $value)),*] };
     (@default ($mg:expr, $eg:expr)) => { Score($mg, $eg) };
     (@default $value:literal) => { $value };
+    (@default {$value:expr}) => { $value };
 
     (@visit $f:ident, $field:expr, $name:ident, [$($key:tt : $value:tt),* $(,)?]) => {{
         let [$($key),*] = $field;
@@ -123,9 +173,36 @@ params! {
     pawn_connected: Score = (15, 25),
     /// Tempo for the side to move.
     tempo: i32 = 10,
+    /// Piece-square offsets of the king (its palace points).
+    pst_king: Pst<0> = { Pst::ZERO },
+    /// Piece-square offsets of the advisor.
+    pst_advisor: Pst<1> = { Pst::ZERO },
+    /// Piece-square offsets of the elephant.
+    pst_elephant: Pst<2> = { Pst::ZERO },
+    /// Piece-square offsets of the horse.
+    pst_horse: Pst<3> = { Pst::ZERO },
+    /// Piece-square offsets of the rook.
+    pst_rook: Pst<4> = { Pst::ZERO },
+    /// Piece-square offsets of the cannon.
+    pst_cannon: Pst<5> = { Pst::ZERO },
+    /// Piece-square offsets of the pawn.
+    pst_pawn: Pst<6> = { Pst::ZERO },
 }
 
 impl Params {
+    /// The fitted piece-square offset of a Red `kind` on `sq`.
+    pub fn pst_offset(&self, kind: PieceKind, sq: Square) -> Score {
+        match kind {
+            PieceKind::King => self.pst_king.at(sq),
+            PieceKind::Advisor => self.pst_advisor.at(sq),
+            PieceKind::Elephant => self.pst_elephant.at(sq),
+            PieceKind::Horse => self.pst_horse.at(sq),
+            PieceKind::Rook => self.pst_rook.at(sq),
+            PieceKind::Cannon => self.pst_cannon.at(sq),
+            PieceKind::Pawn => self.pst_pawn.at(sq),
+        }
+    }
+
     /// Call `f` on every number with its name, always in the same (declaration) order.
     pub fn for_each(&mut self, mut f: impl FnMut(&str, &mut i32)) {
         self.visit(&mut |_| {}, &mut f);
@@ -214,11 +291,21 @@ mod tests {
     #[test]
     fn names_follow_the_declaration() {
         let names = Params::names();
-        assert_eq!(names.len(), 45, "the king's material is not a parameter");
+        // 45 shape numbers (the king's material is not one), then two numbers for each point
+        // a kind can stand on in the left half: king 6, advisor 3, elephant 4, horse, rook and
+        // cannon 50 each, pawn 31.
+        assert_eq!(names.len(), 45 + 2 * (6 + 3 + 4 + 3 * 50 + 31));
         assert_eq!(names[0], "material.advisor.mg");
         assert_eq!(names[7], "material.rook.eg");
         assert!(names.contains(&"mobility.cannon.eg".to_string()));
-        assert_eq!(names.last().unwrap(), "tempo");
+        assert_eq!(names[44], "tempo");
+        assert_eq!(names[45], "pst_king.d0.mg");
+        assert_eq!(names.last().unwrap(), "pst_pawn.e9.eg");
+        let has = |n: &str| names.iter().any(|x| x == n);
+        assert!(has("pst_horse.c5.mg") && has("pst_advisor.e1.eg") && has("pst_pawn.c3.mg"));
+        // Points the kind never stands on are not numbers; nor is the right half.
+        assert!(!has("pst_advisor.a0.mg") && !has("pst_pawn.b3.mg") && !has("pst_king.e3.mg"));
+        assert!(!has("pst_rook.f0.mg"));
         let mut unique = names.clone();
         unique.sort();
         unique.dedup();
@@ -240,6 +327,8 @@ mod tests {
         assert_eq!(q.material[4], Score(-1007, -1008));
         assert_eq!(q.mobility[1], Score(-1031, -1032));
         assert_eq!(q.tempo, -1045);
+        assert_eq!(q.pst_king.0[0][3], Score(-1046, -1047), "pst_king.d0");
+        assert_eq!(q.pst_king.0[0][0], Score(0, 0), "not a point of the king");
         assert_eq!(Params::from_text(&q.to_text()), Ok(q));
         assert_eq!(data_lines(&p.to_text()).len(), Params::names().len());
         assert!(p.to_text().starts_with("# Material per kind"));
@@ -286,6 +375,23 @@ mod tests {
             let err = Params::from_text(text).unwrap_err();
             assert!(err.contains(says), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn a_table_reads_its_mirror_and_its_rows_as_drawn() {
+        let mut rows = [[(0, 0); 5]; 10];
+        rows[4][2] = (7, -7); // c5: the fifth row from Black's side is rank 5
+        let t: Pst<3> = Pst::from_rows(rows);
+        assert_eq!(t.at(Square::parse("c5").unwrap()), Score(7, -7));
+        assert_eq!(t.at(Square::parse("g5").unwrap()), Score(7, -7));
+        assert_eq!(t.at(Square::parse("c4").unwrap()), Score(0, 0));
+        let p = Params {
+            pst_horse: t,
+            ..Params::default()
+        };
+        let sq = Square::parse("g5").unwrap();
+        assert_eq!(p.pst_offset(PieceKind::Horse, sq), Score(7, -7));
+        assert_eq!(p.pst_offset(PieceKind::Rook, sq), Score(0, 0));
     }
 
     #[test]
