@@ -282,7 +282,11 @@ mod tests {
     #[test]
     fn piece_square_offsets_count_for_both_colours() {
         // A horse on c2 (Red) or c7 (Black, the same point from its side) gains the offset.
-        let mut p = Params::default();
+        let mut p = Params {
+            pst_horse: params::Pst::ZERO,
+            ..Params::default()
+        };
+        let without = Tables::new(p.clone());
         p.pst_horse.0[2][2] = Score(100, 100);
         let t = Tables::new(p);
         for (fen, gain) in [
@@ -292,7 +296,11 @@ mod tests {
             ("3k5/9/2n6/9/9/9/9/9/9/4K4 b", 100),
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(evaluate_with(&pos, &t) - evaluate(&pos), gain, "{fen}");
+            assert_eq!(
+                evaluate_with(&pos, &t) - evaluate_with(&pos, &without),
+                gain,
+                "{fen}"
+            );
         }
     }
 

@@ -654,7 +654,7 @@ mod tests {
         *w.last_mut().unwrap() = -3;
         let q = with_values(&p, &w);
         assert_eq!(q.material[1].0, 7);
-        assert_eq!(q.pst_pawn.0[9][4], Score(0, -3));
+        assert_eq!(q.pst_pawn.0[9][4], Score(p.pst_pawn.0[9][4].0, -3));
     }
 
     #[test]
