@@ -39,12 +39,12 @@ impl LinearModel {
                 Tables::new(super::with_values(start, &v))
             })
             .collect();
-        let measure_chunk = |chunk: &[Sample]| -> Vec<(f64, Vec<(u32, f32)>)> {
-            chunk
+        let rows = super::in_parts(samples.len(), threads, |range| {
+            samples[range]
                 .iter()
                 .map(|s| {
                     let base = eval_red(&s.pos, &base_tables);
-                    let terms = probes
+                    let terms: Vec<(u32, f32)> = probes
                         .iter()
                         .enumerate()
                         .filter_map(|(i, t)| {
@@ -54,18 +54,7 @@ impl LinearModel {
                         .collect();
                     (f64::from(base), terms)
                 })
-                .collect()
-        };
-        let size = samples.len().div_ceil(threads.max(1)).max(1);
-        let rows: Vec<(f64, Vec<(u32, f32)>)> = std::thread::scope(|scope| {
-            let parts: Vec<_> = samples
-                .chunks(size)
-                .map(|chunk| scope.spawn(move || measure_chunk(chunk)))
-                .collect();
-            parts
-                .into_iter()
-                .flat_map(|h| h.join().expect("measuring cannot panic"))
-                .collect()
+                .collect::<Vec<_>>()
         });
         let mut model = LinearModel {
             v0,
@@ -73,7 +62,7 @@ impl LinearModel {
             offsets: vec![0],
             terms: Vec::new(),
         };
-        for (base, terms) in rows {
+        for (base, terms) in rows.into_iter().flatten() {
             model.base.push(base);
             model.terms.extend(terms);
             model.offsets.push(model.terms.len());
@@ -104,7 +93,7 @@ impl LinearModel {
     /// numbers, summed in fixed parts on threads (the same on every machine).
     fn loss_and_gradient(&self, targets: &[f64], v: &[f64], k: f64) -> (f64, Vec<f64>) {
         let slope = k * std::f64::consts::LN_10 / 400.0;
-        let part = |range: std::ops::Range<usize>| -> (f64, Vec<f64>) {
+        let parts = super::in_parts(self.len(), LOSS_PARTS, |range| {
             let mut grad = vec![0.0; v.len()];
             let mut loss = 0.0;
             for s in range {
@@ -117,18 +106,6 @@ impl LinearModel {
                 }
             }
             (loss, grad)
-        };
-        let n = self.len();
-        let size = n.div_ceil(LOSS_PARTS).max(1);
-        let parts: Vec<(f64, Vec<f64>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..n)
-                .step_by(size)
-                .map(|lo| scope.spawn(move || part(lo..(lo + size).min(n))))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a loss part cannot panic"))
-                .collect()
         });
         let mut loss = 0.0;
         let mut grad = vec![0.0; v.len()];
@@ -138,7 +115,7 @@ impl LinearModel {
                 *a += b;
             }
         }
-        let scale = 1.0 / n.max(1) as f64;
+        let scale = 1.0 / self.len().max(1) as f64;
         (loss * scale, grad.iter().map(|g| g * scale).collect())
     }
 

@@ -313,27 +313,37 @@ fn sigmoid(k: f64, e: Value) -> f64 {
 /// is the same on every machine.
 const LOSS_PARTS: usize = 4;
 
+/// `f` of `parts` consecutive ranges that together cover `0..n` (fewer where `n` is small),
+/// each on a thread of its own; the results in order.
+fn in_parts<R: Send>(
+    n: usize,
+    parts: usize,
+    f: impl Fn(std::ops::Range<usize>) -> R + Sync,
+) -> Vec<R> {
+    let size = n.div_ceil(parts.max(1)).max(1);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .step_by(size)
+            .map(|lo| scope.spawn(move || f(lo..(lo + size).min(n))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a part cannot panic"))
+            .collect()
+    })
+}
+
 /// Mean squared error of the predictions over the samples.
 pub fn loss(samples: &[Sample], t: &Tables, k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    let part = |chunk: &[Sample]| -> f64 {
-        chunk
+    let sums = in_parts(samples.len(), LOSS_PARTS, |range| -> f64 {
+        samples[range]
             .iter()
             .map(|s| (s.result - sigmoid(k, eval_red(&s.pos, t))).powi(2))
             .sum()
-    };
-    let size = samples.len().div_ceil(LOSS_PARTS);
-    let sums: Vec<f64> = std::thread::scope(|scope| {
-        let parts: Vec<_> = samples
-            .chunks(size)
-            .map(|chunk| scope.spawn(move || part(chunk)))
-            .collect();
-        parts
-            .into_iter()
-            .map(|h| h.join().expect("a loss part cannot panic"))
-            .collect()
     });
     sums.iter().sum::<f64>() / samples.len() as f64
 }
