@@ -17,7 +17,9 @@ const PROBE: i32 = 1000;
 /// Each position's evaluation for Red as a linear function of the numbers around `v0`.
 pub struct LinearModel {
     /// The numbers the coefficients were measured around.
-    pub v0: Vec<i32>,
+    v0: Vec<i32>,
+    /// What the fit should predict for Red, per position (the samples' results).
+    targets: Vec<f64>,
     /// `E(v0)` for Red, per position.
     base: Vec<f64>,
     /// The nonzero coefficients of position `s` are `terms[offsets[s]..offsets[s + 1]]`, as
@@ -58,6 +60,7 @@ impl LinearModel {
         });
         let mut model = LinearModel {
             v0,
+            targets: samples.iter().map(|s| s.result).collect(),
             base: Vec::with_capacity(rows.len()),
             offsets: vec![0],
             terms: Vec::new(),
@@ -71,17 +74,12 @@ impl LinearModel {
     }
 
     /// Positions modelled.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.base.len()
     }
 
-    /// Whether no position is modelled.
-    pub fn is_empty(&self) -> bool {
-        self.base.is_empty()
-    }
-
     /// The modelled evaluation of position `s` with the numbers `v`.
-    pub fn eval(&self, s: usize, v: &[f64]) -> f64 {
+    fn eval(&self, s: usize, v: &[f64]) -> f64 {
         self.base[s]
             + self.terms[self.offsets[s]..self.offsets[s + 1]]
                 .iter()
@@ -91,14 +89,14 @@ impl LinearModel {
 
     /// The mean squared error of `sigmoid(K·E/400)` against the targets, and its gradient in the
     /// numbers, summed in fixed parts on threads (the same on every machine).
-    fn loss_and_gradient(&self, targets: &[f64], v: &[f64], k: f64) -> (f64, Vec<f64>) {
+    fn loss_and_gradient(&self, v: &[f64], k: f64) -> (f64, Vec<f64>) {
         let slope = k * std::f64::consts::LN_10 / 400.0;
         let parts = super::in_parts(self.len(), LOSS_PARTS, |range| {
             let mut grad = vec![0.0; v.len()];
             let mut loss = 0.0;
             for s in range {
                 let p = 1.0 / (1.0 + (-slope * self.eval(s, v)).exp());
-                let r = p - targets[s];
+                let r = p - self.targets[s];
                 loss += r * r;
                 let g = 2.0 * r * p * (1.0 - p) * slope;
                 for &(i, c) in &self.terms[self.offsets[s]..self.offsets[s + 1]] {
@@ -119,23 +117,16 @@ impl LinearModel {
         (loss * scale, grad.iter().map(|g| g * scale).collect())
     }
 
-    /// Adam on the modelled loss plus `prior · Σ ((v − v0) / spread)²` (see `super::spread`),
+    /// Adam on the modelled loss plus `prior · Σ ((v − v0) / spread)²` (see [`spread`]),
     /// `steps` full-batch steps from `v0`, the step size falling from 2 points to 0.1. Returns
     /// the numbers rounded, and logs the objective every few hundred steps. Deterministic.
-    pub fn descend(
-        &self,
-        targets: &[f64],
-        k: f64,
-        steps: usize,
-        prior: f64,
-        log: &mut dyn FnMut(&str),
-    ) -> Vec<i32> {
-        let spread = super::spread(&self.v0);
+    pub fn descend(&self, k: f64, steps: usize, prior: f64, log: &mut dyn FnMut(&str)) -> Vec<i32> {
+        let spread = spread(&self.v0);
         let mut v: Vec<f64> = self.v0.iter().map(|&x| f64::from(x)).collect();
         let (mut m, mut second) = (vec![0.0; v.len()], vec![0.0; v.len()]);
         let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-12);
         for step in 1..=steps {
-            let (loss, mut grad) = self.loss_and_gradient(targets, &v, k);
+            let (loss, mut grad) = self.loss_and_gradient(&v, k);
             let mut penalty = 0.0;
             for i in 0..v.len() {
                 let d = (v[i] - f64::from(self.v0[i])) / spread[i];
@@ -159,4 +150,11 @@ impl LinearModel {
         }
         v.iter().map(|x| x.round() as i32).collect()
     }
+}
+
+/// How far a number may move for the prior's unit cost: half its starting size, at least 10.
+fn spread(v0: &[i32]) -> Vec<f64> {
+    v0.iter()
+        .map(|&x| (f64::from(x.abs()) / 2.0).max(10.0))
+        .collect()
 }

@@ -38,7 +38,7 @@ use anyhow::{bail, Context, Result};
 use std::io::{BufRead, Write};
 
 mod linear;
-pub use linear::LinearModel;
+use linear::LinearModel;
 
 /// The tunable numbers of `p`, in [`Params::for_each`] order.
 pub fn values(p: &Params) -> Vec<i32> {
@@ -404,30 +404,6 @@ pub fn fit_k(samples: &[Sample], t: &Tables) -> f64 {
 /// noise. Soft targets (`label`) carry far less noise and can take a weaker prior.
 pub const PRIORS: [f64; 5] = [2e-4, 2e-5, 2e-6, 2e-7, 2e-8];
 
-/// How far a number may move for the prior's unit cost: half its starting size, at least 10.
-fn spread(v0: &[i32]) -> Vec<f64> {
-    v0.iter()
-        .map(|&x| (f64::from(x.abs()) / 2.0).max(10.0))
-        .collect()
-}
-
-/// Tune the numbers of `start` at a fixed `k`: measure the evaluation's linear model
-/// ([`LinearModel`]) on the samples, then descend its loss plus `prior` times the sum over the
-/// numbers of `((value - start) / s)^2` with `s = max(|start| / 2, 10)`: a move of half a
-/// number's starting value must pay for itself with `prior` less loss. Deterministic.
-pub fn gradient_fit(
-    samples: &[Sample],
-    start: &Params,
-    k: f64,
-    steps: usize,
-    prior: f64,
-    log: &mut dyn FnMut(&str),
-) -> Params {
-    let model = LinearModel::measure(samples, start, LOSS_PARTS);
-    let targets: Vec<f64> = samples.iter().map(|s| s.result).collect();
-    with_values(start, &model.descend(&targets, k, steps, prior, log))
-}
-
 /// Every tunable number of `p` times `c`, rounded: the same evaluation in other units.
 pub fn scaled(p: &Params, c: f64) -> Params {
     let v: Vec<i32> = values(p)
@@ -490,11 +466,10 @@ pub fn fit(
         before.1
     ));
     let model = LinearModel::measure(train, start, LOSS_PARTS);
-    let targets: Vec<f64> = train.iter().map(|s| s.result).collect();
     let mut best: Option<(f64, f64, Params)> = None;
     for prior in PRIORS {
         log(&format!("prior {prior:e}:"));
-        let tuned = with_values(start, &model.descend(&targets, k, steps, prior, log));
+        let tuned = with_values(start, &model.descend(k, steps, prior, log));
         let held_out = loss(test, &Tables::new(tuned.clone()), k);
         log(&format!("prior {prior:e}: held-out loss {held_out:.6}"));
         if best.as_ref().is_none_or(|b| held_out < b.0) {
@@ -696,7 +671,8 @@ mod tests {
         let t = Tables::new(start.clone());
         let k = fit_k(&samples, &t);
         let before = loss(&samples, &t, k);
-        let tuned = gradient_fit(&samples, &start, k, 200, PRIORS[0], &mut |_| {});
+        let model = LinearModel::measure(&samples, &start, LOSS_PARTS);
+        let tuned = with_values(&start, &model.descend(k, 200, PRIORS[0], &mut |_| {}));
         let after = loss(&samples, &Tables::new(tuned.clone()), k);
         assert!(after < before, "{after} < {before}");
         assert!(tuned.material[4].1 > 10, "the rook gained value");
