@@ -12,7 +12,7 @@
 use crate::board::attacks::*;
 use crate::board::bitboard::Bitboard;
 use crate::board::position::Position;
-use crate::board::types::{Color, PieceKind, Square, Value, SQUARE_NB};
+use crate::board::types::{Color, Piece, PieceKind, Square, Value, SQUARE_NB};
 use once_cell::sync::Lazy;
 
 mod params;
@@ -57,10 +57,14 @@ impl std::ops::Mul<i32> for Score {
 const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 const FULL_PHASE: i32 = 2 * (2 * 2 + 2 * 4 + 2 * 2);
 
-/// Precomputed piece-square tables for Red (Black uses the rank-mirrored point), material included.
+/// Precomputed piece-square tables, material included, and the points from which a horse
+/// threatens each palace.
 #[derive(Debug)]
 pub struct Tables {
-    pst: [[Score; SQUARE_NB]; 7],
+    /// Per piece and point, signed: Red's values count up, Black's (its rank-mirrored point) down.
+    psq: [[Score; SQUARE_NB]; Piece::NB],
+    /// Per colour, the points of its horses that stand in or one free leap from the enemy palace.
+    horse_near_palace: [Bitboard; 2],
     params: Params,
 }
 
@@ -99,22 +103,65 @@ impl Tables {
                 pst[kind.index()][sq.index()] = s;
             }
         }
-        Tables { pst, params }
+        let mut psq = [[Score::default(); SQUARE_NB]; Piece::NB];
+        let mut horse_near_palace = [Bitboard::EMPTY; 2];
+        for color in [Color::Red, Color::Black] {
+            let their_palace = Bitboard::palace(color.flip());
+            for sq in Square::all() {
+                let own = if color == Color::Red {
+                    sq
+                } else {
+                    sq.flip_rank()
+                };
+                for kind in PieceKind::ALL {
+                    let s = pst[kind.index()][own.index()];
+                    psq[Piece::new(color, kind).index()][sq.index()] =
+                        if color == Color::Red { s } else { s * -1 };
+                }
+                if their_palace.has(sq) || (horse_attacks(sq, Bitboard::EMPTY) & their_palace).any()
+                {
+                    horse_near_palace[color.index()] |= Bitboard::from_square(sq);
+                }
+            }
+        }
+        Tables {
+            psq,
+            horse_near_palace,
+            params,
+        }
+    }
+
+    /// Material and piece-square sum of `pos`, Red's minus Black's.
+    pub fn psq_sum(&self, pos: &Position) -> Score {
+        let mut s = Score::default();
+        for color in [Color::Red, Color::Black] {
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(color, kind);
+                for sq in pos.pieces(color, kind) {
+                    s += self.psq[piece.index()][sq.index()];
+                }
+            }
+        }
+        s
+    }
+
+    /// What the last move made on `pos` changed in [`Self::psq_sum`]; `None` when `pos` is not
+    /// just after a move (a pass changes nothing, so the caller knows).
+    pub fn psq_change(&self, pos: &Position) -> Option<Score> {
+        let st = pos.history().last().filter(|s| s.mv.is_ok())?;
+        let (from, to) = (st.mv.from(), st.mv.to());
+        let piece = pos.piece_on(to)?;
+        let moved = &self.psq[piece.index()];
+        let mut change = moved[to.index()] - moved[from.index()];
+        if let Some(captured) = st.captured {
+            change -= self.psq[captured.index()][to.index()];
+        }
+        Some(change)
     }
 
     /// The parameters these tables were built from.
     pub fn params(&self) -> &Params {
         &self.params
-    }
-
-    #[inline(always)]
-    fn psq(&self, color: Color, kind: PieceKind, sq: Square) -> Score {
-        let sq = if color == Color::Red {
-            sq
-        } else {
-            sq.flip_rank()
-        };
-        self.pst[kind.index()][sq.index()]
     }
 }
 
@@ -132,8 +179,14 @@ pub fn evaluate(pos: &Position) -> Value {
 
 /// Evaluate with given tables (the tuner's entry point).
 pub fn evaluate_with(pos: &Position, t: &Tables) -> Value {
+    evaluate_with_psq(pos, t, t.psq_sum(pos))
+}
+
+/// Evaluate with given tables, given their [`Tables::psq_sum`] of `pos` (which the search
+/// keeps move by move).
+pub fn evaluate_with_psq(pos: &Position, t: &Tables, psq: Score) -> Value {
     let (score, phase) = (
-        side_score(pos, t, Color::Red) - side_score(pos, t, Color::Black),
+        psq + side_score(pos, t, Color::Red) - side_score(pos, t, Color::Black),
         game_phase(pos),
     );
     let mg = score.0;
@@ -172,13 +225,7 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
     let occ = pos.occupied();
     let own = pos.color_bb(us);
     let mut s = Score::default();
-    for kind in PieceKind::ALL {
-        for sq in pos.pieces(us, kind) {
-            s += t.psq(us, kind, sq);
-        }
-    }
     let their_king = pos.king_square(them);
-    let their_palace = Bitboard::palace(them);
 
     for sq in pos.pieces(us, PieceKind::Rook) {
         let a = rook_attacks(sq, occ);
@@ -193,7 +240,7 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
     for sq in pos.pieces(us, PieceKind::Horse) {
         let a = horse_attacks(sq, occ);
         s += p.mobility[1] * (a.without(own).count() as i32);
-        if (horse_attacks(sq, Bitboard::EMPTY) & their_palace).any() || their_palace.has(sq) {
+        if t.horse_near_palace[us.index()].has(sq) {
             s += p.horse_near_palace;
         }
     }

@@ -8,6 +8,7 @@
 //! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
 
 pub mod eval;
+pub(crate) mod evaluator;
 pub(crate) mod history;
 pub(crate) mod movepick;
 pub mod nnue;
@@ -21,10 +22,11 @@ use crate::board::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::board::position::Position;
 use crate::board::types::*;
 use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
-use crate::search::eval::{default_tables, evaluate_with, Tables};
+use crate::search::eval::{default_tables, Tables};
+use crate::search::evaluator::Evaluator;
 use crate::search::history::{History, PieceTo, CONTINUATION_PLIES, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
-use crate::search::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::search::nnue::Network;
 use crate::search::see::see_ge;
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -315,9 +317,8 @@ pub struct Worker<'a> {
     /// Count of rule wins/losses by repetition returned so far: a node whose subtree saw one has a
     /// path-dependent score and is not stored in the hash table.
     rule_verdicts: u64,
-    /// The network's accumulators along the current line, when a network evaluates; `None`
-    /// keeps the classical path free of any network work.
-    nnue: Option<AccumulatorStack<'a>>,
+    /// The static evaluation kept along the current line: the network's or the classical.
+    evaluator: Evaluator<'a>,
 }
 
 impl<'a> Worker<'a> {
@@ -355,7 +356,7 @@ impl<'a> Worker<'a> {
             null_verify_ply: 0,
             filter: RepetitionFilter::from_position(&pos),
             rule_verdicts: 0,
-            nnue: shared.network.map(|net| AccumulatorStack::new(net, &pos)),
+            evaluator: Evaluator::new(shared.network, shared.eval, &pos),
             pos,
         }
     }
@@ -666,43 +667,25 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of the current position for the side to move: the network's
-    /// when one is in use, else the classical one. Debug builds check that the accumulators
-    /// kept move by move are those of the position (every make and unmake went through them).
+    /// when one is in use, else the classical one.
     #[inline(always)]
     fn evaluate(&mut self) -> Value {
-        match &mut self.nnue {
-            Some(stack) => {
-                debug_assert!(
-                    {
-                        let net = stack.network();
-                        *stack.current() == Accumulator::refresh(net, &self.pos)
-                    },
-                    "accumulators out of step at {}",
-                    self.pos.to_fen()
-                );
-                stack.evaluate(&self.pos)
-            }
-            None => evaluate_with(&self.pos, self.shared.eval),
-        }
+        self.evaluator.evaluate(&self.pos)
     }
 
-    /// Make a move on the board, keeping the network's accumulators in step.
+    /// Make a move on the board, keeping the evaluator in step.
     #[inline(always)]
     fn make(&mut self, m: Move) {
         self.pos.make_move(m);
         self.shared.tt.prefetch(self.pos.key());
-        if let Some(stack) = &mut self.nnue {
-            stack.push_move(&self.pos);
-        }
+        self.evaluator.push_move(&self.pos);
     }
 
     /// Take back the last move made by `make`.
     #[inline(always)]
     fn unmake(&mut self) {
         self.pos.unmake_move();
-        if let Some(stack) = &mut self.nnue {
-            stack.pop();
-        }
+        self.evaluator.pop();
     }
 
     /// Play a move of the search, keeping the repetition filter in step.
@@ -719,21 +702,17 @@ impl<'a> Worker<'a> {
         self.unmake();
     }
 
-    /// Pass the turn (null-move pruning): the same pieces, so the same accumulators.
+    /// Pass the turn (null-move pruning): the same pieces, so the same evaluator state.
     fn make_null(&mut self) {
         self.pos.make_null();
         self.shared.tt.prefetch(self.pos.key());
-        if let Some(stack) = &mut self.nnue {
-            stack.push_null();
-        }
+        self.evaluator.push_null();
     }
 
     /// Take back a null move.
     fn unmake_null(&mut self) {
         self.pos.unmake_null();
-        if let Some(stack) = &mut self.nnue {
-            stack.pop();
-        }
+        self.evaluator.pop();
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
