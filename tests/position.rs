@@ -177,6 +177,24 @@ fn history_records_keys_and_captures() {
 }
 
 #[test]
+fn last_move_names_the_mover_and_the_capture_only_after_a_move() {
+    let mut p = Position::startpos();
+    assert_eq!(p.last_move(), None, "a set-up position");
+    for text in ["h2e2", "h9g7"] {
+        p.make_move(p.parse_move(text).unwrap());
+    }
+    let m = p.parse_move("e2e6").unwrap();
+    p.make_move(m);
+    let (piece, mv, captured) = p.last_move().unwrap();
+    assert_eq!((piece.to_char(), mv), ('C', m));
+    assert_eq!(captured.map(|c| c.to_char()), Some('p'));
+    p.make_null();
+    assert_eq!(p.last_move(), None, "after a pass");
+    p.unmake_null();
+    assert_eq!(p.last_move().map(|(_, mv, _)| mv), Some(m));
+}
+
+#[test]
 fn parse_move_checks_syntax_and_legality() {
     let p = Position::startpos();
     assert_eq!(p.parse_move("h2e2").unwrap().to_string(), "h2e2");

@@ -361,6 +361,18 @@ impl Position {
         &self.history
     }
 
+    /// The last move made, if the position was just reached by one (not by a pass, not set
+    /// up): the piece that moved, the move, and what it captured. What incremental
+    /// evaluations apply.
+    #[inline(always)]
+    pub fn last_move(&self) -> Option<(Piece, Move, Option<Piece>)> {
+        let st = self.state();
+        if !st.mv.is_ok() {
+            return None;
+        }
+        Some((self.piece_on(st.mv.to())?, st.mv, st.captured))
+    }
+
     /// Plies played since the position was set up.
     pub fn game_ply(&self) -> usize {
         self.history.len() - 1

@@ -148,12 +148,11 @@ impl Tables {
     /// What the last move made on `pos` changed in [`Self::psq_sum`]; `None` when `pos` is not
     /// just after a move (a pass changes nothing, so the caller knows).
     pub fn psq_change(&self, pos: &Position) -> Option<Score> {
-        let st = pos.history().last().filter(|s| s.mv.is_ok())?;
-        let (from, to) = (st.mv.from(), st.mv.to());
-        let piece = pos.piece_on(to)?;
+        let (piece, mv, captured) = pos.last_move()?;
+        let (from, to) = (mv.from(), mv.to());
         let moved = &self.psq[piece.index()];
         let mut change = moved[to.index()] - moved[from.index()];
-        if let Some(captured) = st.captured {
+        if let Some(captured) = captured {
             change -= self.psq[captured.index()][to.index()];
         }
         Some(change)

@@ -157,7 +157,7 @@ mod tests {
             }
             // Back to the root, step by step.
             for _ in 0..made {
-                if pos.history().last().is_some_and(|s| s.mv.is_ok()) {
+                if pos.last_move().is_some() {
                     pos.unmake_move();
                 } else {
                     pos.unmake_null();

@@ -135,8 +135,7 @@ impl<'a> AccumulatorStack<'a> {
     /// accumulators are the previous ones changed by the move.
     #[inline]
     pub fn push_move(&mut self, pos: &Position) {
-        let st = pos.history().last().filter(|s| s.mv.is_ok());
-        let (Some(st), Some(piece)) = (st, st.and_then(|s| pos.piece_on(s.mv.to()))) else {
+        let Some((piece, mv, captured)) = pos.last_move() else {
             // Not just after a move (the caller's mistake): computed from scratch instead.
             self.push(Change::Null);
             self.refresh(pos);
@@ -144,9 +143,9 @@ impl<'a> AccumulatorStack<'a> {
         };
         self.push(Change::Move {
             piece,
-            from: st.mv.from(),
-            to: st.mv.to(),
-            captured: st.captured,
+            from: mv.from(),
+            to: mv.to(),
+            captured,
         });
     }
 
