@@ -4,7 +4,7 @@
 use chuhan::board::movegen::{legal_captures, legal_moves};
 use chuhan::board::position::{FenError, MoveError, Position, START_FEN};
 use chuhan::board::rng::Rng;
-use chuhan::board::types::{Color, Move, Square};
+use chuhan::board::types::{Color, Move, PieceKind, Square};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -157,6 +157,48 @@ fn incremental_key_matches_scratch_over_random_games() {
         assert_eq!(p.to_fen(), START_FEN);
     }
     assert!(checked > 4000, "only {checked} moves checked");
+}
+
+/// The kept piece counts equal the bitboards' along random games with captures, take-backs,
+/// passes, and in the flipped and mirrored copies.
+#[test]
+fn piece_counts_follow_the_bitboards() {
+    fn assert_counts(p: &Position) {
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                assert_eq!(p.count(color, kind), p.pieces(color, kind).count(), "{p:?}");
+            }
+            assert_eq!(p.color_count(color), p.color_bb(color).count(), "{p:?}");
+        }
+    }
+    let mut rng = Rng::new(0x0c0f_fee0_1234_5678);
+    let mut captures = 0;
+    for _ in 0..30 {
+        let mut p = Position::startpos();
+        for _ in 0..200 {
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.below(moves.len())];
+            captures += usize::from(p.is_capture(m));
+            p.make_move(m);
+            assert_counts(&p);
+            if !p.in_check() && rng.below(8) == 0 {
+                p.make_null();
+                assert_counts(&p);
+                p.unmake_null();
+            }
+        }
+        assert_counts(&p.color_flipped());
+        assert_counts(&p.mirrored());
+        while p.game_ply() > 0 {
+            p.unmake_move();
+            assert_counts(&p);
+        }
+        assert_eq!(p.color_count(Color::Red), 16);
+    }
+    assert!(captures > 300, "only {captures} captures");
 }
 
 #[test]

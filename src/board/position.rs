@@ -112,6 +112,9 @@ pub struct Position {
     by_color: [Bitboard; 2],
     by_kind: [Bitboard; 7],
     king: [Square; 2],
+    /// Pieces of each colour and kind, kept with the bitboards: the evaluation asks often,
+    /// and a count is cheaper read than computed.
+    counts: [[u8; 7]; 2],
     side: Color,
     /// Full-move number of the current position (starts at 1, +1 after Black moves).
     fullmove: u32,
@@ -133,6 +136,7 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; 7],
             king: [Square::new(0); 2],
+            counts: [[0; 7]; 2],
             side: Color::Red,
             fullmove: 1,
             history: Vec::with_capacity(256),
@@ -250,6 +254,7 @@ impl Position {
         self.board[sq.index()] = Some(piece);
         self.by_color[piece.color().index()] |= b;
         self.by_kind[piece.kind().index()] |= b;
+        self.counts[piece.color().index()][piece.kind().index()] += 1;
         if piece.kind() == PieceKind::King {
             self.king[piece.color().index()] = sq;
         }
@@ -293,6 +298,21 @@ impl Position {
     #[inline(always)]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
         self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// How many pieces of `color` and `kind` are on the board.
+    #[inline(always)]
+    pub fn count(&self, color: Color, kind: PieceKind) -> u32 {
+        u32::from(self.counts[color.index()][kind.index()])
+    }
+
+    /// How many pieces of `color` are on the board.
+    #[inline(always)]
+    pub fn color_count(&self, color: Color) -> u32 {
+        self.counts[color.index()]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
     }
 
     /// Every occupied point.
@@ -521,6 +541,7 @@ impl Position {
             let b = Bitboard::from_square(to);
             self.by_color[them.index()] ^= b;
             self.by_kind[cap.kind().index()] ^= b;
+            self.counts[them.index()][cap.kind().index()] -= 1;
             key ^= zobrist::piece_key(cap, to);
         }
         self.by_color[us.index()] ^= from_to;
@@ -566,6 +587,7 @@ impl Position {
             let b = Bitboard::from_square(to);
             self.by_color[them.index()] ^= b;
             self.by_kind[cap.kind().index()] ^= b;
+            self.counts[them.index()][cap.kind().index()] += 1;
         }
         if piece.kind() == PieceKind::King {
             self.king[us.index()] = from;
@@ -645,6 +667,7 @@ impl Position {
         pos.board = [None; SQUARE_NB];
         pos.by_color = [Bitboard::EMPTY; 2];
         pos.by_kind = [Bitboard::EMPTY; 7];
+        pos.counts = [[0; 7]; 2];
         pos.side = side;
         for sq in self.occupied() {
             if let Some(p) = self.board[sq.index()] {

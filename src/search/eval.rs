@@ -213,7 +213,8 @@ pub fn evaluate_with_psq(pos: &Position, t: &Tables, psq: Score) -> Value {
 pub fn game_phase(pos: &Position) -> i32 {
     let mut phase = 0;
     for kind in [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon] {
-        phase += pos.kind_bb(kind).count() as i32 * PHASE_WEIGHT[kind.index()];
+        let n = pos.count(Color::Red, kind) + pos.count(Color::Black, kind);
+        phase += n as i32 * PHASE_WEIGHT[kind.index()];
     }
     phase.min(FULL_PHASE)
 }
@@ -268,9 +269,8 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
         | pos.pieces(them, PieceKind::Cannon)
         | pos.pieces(them, PieceKind::Pawn))
         & Bitboard::half(us);
-    let missing = 4
-        - (pos.pieces(us, PieceKind::Advisor).count() + pos.pieces(us, PieceKind::Elephant).count())
-            as i32;
+    let missing =
+        4 - (pos.count(us, PieceKind::Advisor) + pos.count(us, PieceKind::Elephant)) as i32;
     s += p.missing_defender * (missing * attackers.count() as i32);
     s
 }
@@ -278,7 +278,7 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
 /// Scale (out of 64) for the side that is ahead: endings it cannot win score near a draw.
 fn draw_scale(pos: &Position, strong: Color) -> i32 {
     let weak = strong.flip();
-    let count = |c: Color, k: PieceKind| pos.pieces(c, k).count();
+    let count = |c: Color, k: PieceKind| pos.count(c, k);
     let pawns = count(strong, PieceKind::Pawn);
     let rooks = count(strong, PieceKind::Rook);
     let horses = count(strong, PieceKind::Horse);

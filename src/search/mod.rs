@@ -853,7 +853,8 @@ impl<'a> Worker<'a> {
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
                     // In sparse endings verify with a reduced search without null moves.
-                    let sparse = self.pos.occupied().count() <= 12;
+                    let sparse =
+                        self.pos.color_count(Color::Red) + self.pos.color_count(Color::Black) <= 12;
                     if !sparse && depth < 12 {
                         return v;
                     }
@@ -1105,7 +1106,7 @@ impl<'a> Worker<'a> {
             // With few pieces left, having no move at all (困毙, a loss) is a real danger that
             // standing pat would hide.
             let us = self.pos.side_to_move();
-            if self.pos.color_bb(us).count() <= 5 && !has_legal_move(&self.pos) {
+            if self.pos.color_count(us) <= 5 && !has_legal_move(&self.pos) {
                 return mated_in(ply);
             }
             stand_pat = match tte {
