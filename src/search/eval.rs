@@ -183,7 +183,27 @@ pub fn evaluate_with(pos: &Position, t: &Tables) -> Value {
 
 /// Evaluate with given tables, given their [`Tables::psq_sum`] of `pos` (which the search
 /// keeps move by move).
+#[inline]
 pub fn evaluate_with_psq(pos: &Position, t: &Tables, psq: Score) -> Value {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: `evaluate_popcnt` requires only that the CPU has POPCNT, checked just above.
+        return unsafe { evaluate_popcnt(pos, t, psq) };
+    }
+    evaluate_any_cpu(pos, t, psq)
+}
+
+/// [`evaluate_with_psq`] compiled with the POPCNT instruction, which the baseline x86-64 build
+/// may not assume: its piece and mobility counts are otherwise computed in software, twice
+/// per 128-bit board.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn evaluate_popcnt(pos: &Position, t: &Tables, psq: Score) -> Value {
+    evaluate_any_cpu(pos, t, psq)
+}
+
+#[inline(always)]
+fn evaluate_any_cpu(pos: &Position, t: &Tables, psq: Score) -> Value {
     let (score, phase) = (
         psq + side_score(pos, t, Color::Red) - side_score(pos, t, Color::Black),
         game_phase(pos),
@@ -210,6 +230,7 @@ pub fn evaluate_with_psq(pos: &Position, t: &Tables, psq: Score) -> Value {
 }
 
 /// Attacking material left, 0 (bare) .. FULL_PHASE (all rooks, horses and cannons).
+#[inline(always)]
 pub fn game_phase(pos: &Position) -> i32 {
     let mut phase = 0;
     for kind in [PieceKind::Horse, PieceKind::Rook, PieceKind::Cannon] {
@@ -219,6 +240,7 @@ pub fn game_phase(pos: &Position) -> i32 {
     phase.min(FULL_PHASE)
 }
 
+#[inline(always)]
 fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
     let p = &t.params;
     let them = us.flip();
@@ -276,6 +298,7 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
 }
 
 /// Scale (out of 64) for the side that is ahead: endings it cannot win score near a draw.
+#[inline(always)]
 fn draw_scale(pos: &Position, strong: Color) -> i32 {
     let weak = strong.flip();
     let count = |c: Color, k: PieceKind| pos.count(c, k);
