@@ -103,6 +103,8 @@ pub struct SearchFeatures {
     pub lmp: bool,
     /// Futility pruning of quiet moves.
     pub futility: bool,
+    /// Pruning of shallow quiet moves whose history is far below zero.
+    pub history_pruning: bool,
     /// Reverse futility (static null move) pruning.
     pub reverse_futility: bool,
     /// Check extension.
@@ -131,6 +133,7 @@ impl SearchFeatures {
         lmr: true,
         lmp: true,
         futility: true,
+        history_pruning: true,
         reverse_futility: true,
         check_extension: true,
         aspiration: true,
@@ -148,6 +151,7 @@ impl SearchFeatures {
             "lmr" => &mut self.lmr,
             "lmp" => &mut self.lmp,
             "futility" => &mut self.futility,
+            "history_pruning" => &mut self.history_pruning,
             "reverse_futility" => &mut self.reverse_futility,
             "check_extension" => &mut self.check_extension,
             "aspiration" => &mut self.aspiration,
@@ -919,19 +923,29 @@ impl<'a> Worker<'a> {
             let losing_capture = capture && picker.giving_bad_captures();
             let quiet_index = legal - 1;
             let gives_check = self.pos.gives_check(m);
+            let piece = self.pos.piece_on(m.from());
+            // How quiet moves like this one fared: butterfly and continuation history.
+            let stat = if capture {
+                0
+            } else {
+                self.history.score(us, m)
+                    + piece.map_or(0, |p| {
+                        self.history.continuation_score(&continuation, (p, m.to()))
+                    })
+            };
             // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
-            // and any whose node is far below alpha (futility). Checks are kept: they are how
-            // mates at the horizon are found.
+            // any whose node is far below alpha (futility), and those with a bad history.
+            // Checks are kept: they are how mates at the horizon are found.
             if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= 6 {
                 let f = &self.shared.settings.features;
                 let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
                 if (f.lmp && quiet_index as i32 >= lmp_limit)
                     || (f.futility && eval + 100 + 90 * depth <= alpha)
+                    || (f.history_pruning && depth <= 4 && stat < -500 * depth)
                 {
                     continue;
                 }
             }
-            let piece = self.pos.piece_on(m.from());
             self.frames[ply].mv = m;
             self.frames[ply].piece = piece;
             self.play(m);
@@ -958,10 +972,6 @@ impl<'a> Worker<'a> {
                     r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(gives_check);
                     if !capture {
                         r -= i32::from(m == killers[0] || m == killers[1]);
-                        let stat = self.history.score(us, m)
-                            + piece.map_or(0, |p| {
-                                self.history.continuation_score(&continuation, (p, m.to()))
-                            });
                         r -= stat / 12288;
                     }
                     r = r.clamp(0, new_depth - 1);
