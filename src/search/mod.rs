@@ -1,7 +1,7 @@
 //! The search of one thread: iterative deepening with aspiration windows, principal variation
 //! search, quiescence (captures; evasions when in check), mate-distance pruning, check
 //! extension, null move (verified in sparse endings, where zugzwang is common in xiangqi),
-//! late-move reductions and pruning, futility and reverse futility pruning.
+//! late-move reductions and pruning, futility and reverse futility pruning, history pruning.
 //!
 //! No I/O here: the main thread reports through the `Shared::report` callback. Scores are
 //! side-relative; having no legal move loses (checkmate and 困毙 alike). Repeated positions are
