@@ -10,6 +10,23 @@ fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
+/// A random game from the start (at most 200 plies): `after` sees the position after each
+/// move, the move, and whether it captured. Returns the final position, history intact.
+fn random_game(rng: &mut Rng, mut after: impl FnMut(&mut Position, Move, bool)) -> Position {
+    let mut p = Position::startpos();
+    for _ in 0..200 {
+        let moves = legal_moves(&p);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.as_slice()[rng.below(moves.len())];
+        let captured = p.is_capture(m);
+        p.make_move(m);
+        after(&mut p, m, captured);
+    }
+    p
+}
+
 fn moves_from(p: &Position, from: &str) -> Vec<String> {
     let from = Square::parse(from).unwrap();
     let mut v: Vec<String> = legal_moves(p)
@@ -138,18 +155,11 @@ fn incremental_key_matches_scratch_over_random_games() {
     let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let mut checked = 0;
     for _ in 0..40 {
-        let mut p = Position::startpos();
-        for _ in 0..200 {
-            let moves = legal_moves(&p);
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves.as_slice()[rng.below(moves.len())];
-            p.make_move(m);
+        let mut p = random_game(&mut rng, |p, m, _| {
             assert_eq!(p.key(), p.compute_key(), "after {m} in {}", p.to_fen());
             assert_eq!(Position::from_fen(&p.to_fen()).unwrap().key(), p.key());
             checked += 1;
-        }
+        });
         while p.game_ply() > 0 {
             p.unmake_move();
             assert_eq!(p.key(), p.compute_key());
@@ -172,24 +182,18 @@ fn piece_counts_follow_the_bitboards() {
         }
     }
     let mut rng = Rng::new(0x0c0f_fee0_1234_5678);
+    let mut passes = Rng::new(8);
     let mut captures = 0;
     for _ in 0..30 {
-        let mut p = Position::startpos();
-        for _ in 0..200 {
-            let moves = legal_moves(&p);
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves.as_slice()[rng.below(moves.len())];
-            captures += usize::from(p.is_capture(m));
-            p.make_move(m);
-            assert_counts(&p);
-            if !p.in_check() && rng.below(8) == 0 {
+        let mut p = random_game(&mut rng, |p, _, captured| {
+            captures += usize::from(captured);
+            assert_counts(p);
+            if !p.in_check() && passes.below(8) == 0 {
                 p.make_null();
-                assert_counts(&p);
+                assert_counts(p);
                 p.unmake_null();
             }
-        }
+        });
         assert_counts(&p.color_flipped());
         assert_counts(&p.mirrored());
         while p.game_ply() > 0 {

@@ -301,18 +301,19 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
 #[inline(always)]
 fn draw_scale(pos: &Position, strong: Color) -> i32 {
     let weak = strong.flip();
-    let count = |c: Color, k: PieceKind| pos.count(c, k);
-    let pawns = count(strong, PieceKind::Pawn);
-    let rooks = count(strong, PieceKind::Rook);
-    let horses = count(strong, PieceKind::Horse);
-    let cannons = count(strong, PieceKind::Cannon);
-    let defenders = count(weak, PieceKind::Advisor) + count(weak, PieceKind::Elephant);
+    let pawns = pos.count(strong, PieceKind::Pawn);
+    let rooks = pos.count(strong, PieceKind::Rook);
+    let horses = pos.count(strong, PieceKind::Horse);
+    let cannons = pos.count(strong, PieceKind::Cannon);
+    let defenders = pos.count(weak, PieceKind::Advisor) + pos.count(weak, PieceKind::Elephant);
     if rooks + horses + cannons + pawns == 0 {
         return 0; // nothing can ever give mate
     }
     if rooks + horses + pawns == 0 && cannons == 1 {
         // A lone cannon needs a screen it cannot provide itself.
-        return if count(strong, PieceKind::Advisor) + count(strong, PieceKind::Elephant) == 0 {
+        return if pos.count(strong, PieceKind::Advisor) + pos.count(strong, PieceKind::Elephant)
+            == 0
+        {
             4
         } else {
             24
