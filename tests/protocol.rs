@@ -248,6 +248,7 @@ fn ucci_handshake_and_bye() {
         "option newgame type button",
         "option usennue type check default true",
         "option evalfile type string",
+        "option evalparams type string",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(opt)), "{opt}: {lines:?}");
     }
@@ -1260,6 +1261,87 @@ fn nodes_at_depth_5(s: &mut Session) -> u64 {
     let lines = s.bestmove();
     assert_legal(&Position::startpos(), lines.last().unwrap());
     nodes_of(&lines)
+}
+
+#[test]
+fn eval_params_set_the_classical_numbers_and_refuse_bad_files() {
+    let handmade = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/eval-params/handmade.txt"
+    );
+    let mut s = Session::with("uci");
+    let network = nodes_at_depth_5(&mut s);
+    s.send("setoption name Use NNUE value false");
+    let built_in = nodes_at_depth_5(&mut s);
+    // Another set of numbers loads, says so, and makes another (repeatable) search.
+    s.send(&format!("setoption name EvalParams value {handmade}"));
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].contains("loaded: the classical evaluation uses its numbers"),
+        "{said:?}"
+    );
+    let with_params = nodes_at_depth_5(&mut s);
+    assert_ne!(with_params, built_in);
+    assert_eq!(nodes_at_depth_5(&mut s), with_params);
+    // A file that does not read is refused with its reason, and the numbers stay.
+    let unknown = temp_file(
+        "unknown.txt",
+        b"# fine\nmaterial.rook.mg = 900\nfrobnicate = 3\n",
+    );
+    let bad_value = temp_file("bad-value.txt", b"material.rook.mg = lots\n");
+    for (path, reason) in [
+        (
+            unknown.display().to_string(),
+            "line 3: unknown parameter 'frobnicate'",
+        ),
+        (bad_value.display().to_string(), "line 1: bad value 'lots'"),
+        ("/nonexistent/params.txt".to_string(), "does not exist"),
+        ("src".to_string(), "is a directory"),
+        ("/dev/zero".to_string(), "is not a regular file"),
+        (
+            format!("{}/book/chuhan.book", env!("CARGO_MANIFEST_DIR")),
+            "is not text",
+        ),
+    ] {
+        s.send(&format!("setoption name EvalParams value {path}"));
+        let said = s.sync();
+        assert!(
+            said.len() == 1
+                && said[0].starts_with("info string")
+                && said[0].contains(reason)
+                && said[0].ends_with("keeping the numbers loaded before"),
+            "{said:?}"
+        );
+    }
+    assert_eq!(nodes_at_depth_5(&mut s), with_params, "the numbers stayed");
+    // The network, when on, evaluates whatever numbers are loaded.
+    s.send("setoption name Use NNUE value true");
+    assert_eq!(nodes_at_depth_5(&mut s), network);
+    s.send("setoption name Use NNUE value false");
+    // `<empty>` goes back to the built-in numbers, quietly; then a bad file keeps them.
+    s.send("setoption name EvalParams value <empty>");
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    assert_eq!(nodes_at_depth_5(&mut s), built_in);
+    s.send(&format!(
+        "setoption name EvalParams value {}",
+        unknown.display()
+    ));
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].ends_with("keeping the built-in numbers"),
+        "{said:?}"
+    );
+    // UCCI spells it `evalparams`; loaded while the network evaluates, it says when it counts.
+    let mut u = Session::with("ucci");
+    u.send(&format!("setoption evalparams {handmade}"));
+    let said = u.sync();
+    assert!(
+        said.len() == 1 && said[0].contains("loaded: its numbers evaluate once Use NNUE is off"),
+        "{said:?}"
+    );
+    for path in [unknown, bad_value] {
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 #[test]

@@ -243,6 +243,19 @@ fn option_value(rng: &mut Rng, name: &str, kind: Kind) -> Option<String> {
                 "src",
             ])
             .to_string(),
+        ("EvalParams", _) => rng
+            .pick(&[
+                "<empty>",
+                "",
+                "scripts/eval-params/handmade.txt",
+                "/nonexistent/params.txt",
+                "Cargo.toml",
+                "/dev/null",
+                "/dev/zero",
+                "book/chuhan.book",
+                "src",
+            ])
+            .to_string(),
         (_, Kind::Spin { min, max, .. }) => match rng.below(4) {
             0 => min.to_string(),
             1 => (min + rng.below((max - min + 1).min(1000) as usize) as i64).to_string(),

@@ -2,6 +2,7 @@
 //! files, the protocol's options), a bounded reader for files loaded whole, and the reader of
 //! network files.
 
+use crate::search::eval::Params;
 use crate::search::nnue::network::FILE_LEN;
 use crate::search::nnue::Network;
 use std::fs::File;
@@ -53,6 +54,19 @@ pub fn read_network(path: &Path) -> Result<Network, String> {
     Network::from_bytes(&bytes).map_err(|e| e.to_string())
 }
 
+/// The classical evaluation's numbers in the parameter file at `path` (the text format of
+/// [`Params`]), or why there are none: the words complete "parameter file 'x' …".
+pub fn read_eval_params(path: &Path) -> Result<Params, String> {
+    // A parameter file is a few kilobytes: one byte over the limit tells a longer file.
+    const LIMIT: usize = 1 << 20;
+    let bytes = read_at_most(path, LIMIT + 1)?;
+    if bytes.len() > LIMIT {
+        return Err("is too long for a parameter file".into());
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "is not text (not UTF-8)".to_string())?;
+    Params::from_text(&text).map_err(|e| format!("is not a parameter file ({e})"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +109,31 @@ mod tests {
                 "is not a regular file"
             );
         }
+    }
+
+    #[test]
+    fn a_parameter_file_is_short_text_in_the_format() {
+        let path = std::env::temp_dir().join(format!("chuhan-{}-params", std::process::id()));
+        std::fs::write(&path, "# a comment\nmaterial.rook.mg = 900\n").unwrap();
+        let params = read_eval_params(&path).unwrap();
+        assert_eq!(
+            params.material[crate::board::types::PieceKind::Rook.index()].0,
+            900
+        );
+        std::fs::write(&path, vec![b'#'; (1 << 20) + 1]).unwrap();
+        assert_eq!(
+            read_eval_params(&path).unwrap_err(),
+            "is too long for a parameter file"
+        );
+        std::fs::write(&path, [b'#', 0xff, b'\n']).unwrap();
+        assert_eq!(
+            read_eval_params(&path).unwrap_err(),
+            "is not text (not UTF-8)"
+        );
+        std::fs::write(&path, "material.rook.mg 900\n").unwrap();
+        assert!(read_eval_params(&path)
+            .unwrap_err()
+            .starts_with("is not a parameter file (line 1: expected 'name = value'"));
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -13,6 +13,7 @@ use crate::board::position_line::PositionError;
 use crate::board::rng::Rng;
 use crate::board::types::Move;
 use crate::engine::book::{Book, BookMove, BookPolicy};
+use crate::search::eval::Tables;
 use crate::search::history::History;
 use crate::search::nnue::Network;
 pub use crate::search::strength::StrengthRequest;
@@ -352,10 +353,19 @@ impl Engine {
         self.change_evaluation(|s| s.network = network);
     }
 
+    /// The classical evaluation's tables (`EvalParams`); `None`: the built-in ones.
+    pub fn set_eval_tables(&mut self, tables: Option<Arc<Tables>>) {
+        self.change_evaluation(|s| s.eval = tables);
+    }
+
     /// Apply `change` to the search settings; when another evaluation results, empty the hash
     /// table, whose entries hold static evaluations (and scores) of the old one.
     fn change_evaluation(&mut self, change: impl FnOnce(&mut SearchSettings)) {
-        let identity = |s: &SearchSettings| s.evaluating_network().map(|n| n as *const Network);
+        // The network that evaluates, or else the classical tables in force.
+        let identity = |s: &SearchSettings| match s.evaluating_network() {
+            Some(n) => (n as *const Network).cast::<()>(),
+            None => (s.tables() as *const Tables).cast::<()>(),
+        };
         let before = identity(&self.options.search);
         change(&mut self.options.search);
         if identity(&self.options.search) != before {

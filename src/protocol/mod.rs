@@ -27,8 +27,9 @@ use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
 use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
-use crate::engine::files::read_network;
+use crate::engine::files::{read_eval_params, read_network};
 use crate::engine::{Engine, Listener, SearchEvent};
+use crate::search::eval::Tables;
 use crate::search::nnue::architecture;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
@@ -333,6 +334,7 @@ impl Session {
             OptionChange::BookSeed(seed) => self.engine().seed_book(seed),
             OptionChange::UseNetwork(on) => self.engine().set_use_network(on),
             OptionChange::EvalFile(path) => self.set_eval_file(name, &path),
+            OptionChange::EvalParams(path) => self.set_eval_params(name, &path),
             OptionChange::Rules(rules) => self.engine().options.search.rules = rules,
             OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
             OptionChange::Elo(elo) => self.engine().options.strength.elo = elo,
@@ -399,6 +401,36 @@ impl Session {
                     None => "the built-in network",
                 };
                 self.info_string(&format!("{what} {why}; keeping {kept}"));
+            }
+        }
+    }
+
+    /// `EvalParams`: the classical evaluation's numbers from a parameter file (the format of
+    /// `search::eval::Params`; names left out keep their built-in values); no file means the
+    /// built-in numbers. A file that does not read is reported and the numbers stay as they were.
+    fn set_eval_params(&mut self, name: &str, path: &str) {
+        if path.is_empty() {
+            self.engine().set_eval_tables(None);
+            return;
+        }
+        let what = format!("option '{name}': parameter file '{}'", output::echo(path));
+        match read_eval_params(std::path::Path::new(path)) {
+            Ok(params) => {
+                self.engine()
+                    .set_eval_tables(Some(Arc::new(Tables::new(params))));
+                let evaluates = if self.engine().options.search.use_network {
+                    "its numbers evaluate once Use NNUE is off"
+                } else {
+                    "the classical evaluation uses its numbers"
+                };
+                self.info_string(&format!("{what} loaded: {evaluates}"));
+            }
+            Err(why) => {
+                let kept = match self.engine().options.search.eval {
+                    Some(_) => "the numbers loaded before",
+                    None => "the built-in numbers",
+                };
+                self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
             }
         }
     }

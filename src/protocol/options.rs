@@ -54,6 +54,9 @@ pub enum OptionChange {
     UseNetwork(bool),
     /// Network file (`EvalFile`, `evalfile`); empty: the built-in network.
     EvalFile(String),
+    /// Parameter file of the classical evaluation (`EvalParams`, `evalparams`); empty: the
+    /// built-in numbers.
+    EvalParams(String),
     /// The repetition rule set (`Repetition Rule`: ChineseRule, AsianRule, …).
     Rules(RuleSet),
     /// `UCI_LimitStrength`.
@@ -285,6 +288,15 @@ pub static TABLE: &[Spec] = &[
         },
     },
     Spec {
+        uci: Some("EvalParams"),
+        ucci: Some("evalparams"),
+        aliases: &[],
+        kind: Kind::Text {
+            default: "",
+            set: OptionChange::EvalParams,
+        },
+    },
+    Spec {
         uci: Some("Repetition Rule"),
         ucci: Some("repetitionrule"),
         aliases: &["rule", "rules"],
@@ -499,6 +511,7 @@ mod tests {
             ("bookfiles", "BookFile"),
             ("evalfile", "EvalFile"),
             ("Eval File", "EvalFile"),
+            ("eval_params", "EvalParams"),
             ("rules", "Repetition Rule"),
             ("UCI_Elo", "UCI_Elo"),
             ("skill", "Skill Level"),
@@ -604,6 +617,16 @@ mod tests {
         assert_eq!(
             network.parse(Some("nets/a b.nnue")),
             Ok(OptionChange::EvalFile("nets/a b.nnue".into()))
+        );
+        assert_eq!(
+            change("evalparams", Some("<empty>")),
+            Ok(OptionChange::EvalParams(String::new()))
+        );
+        assert_eq!(
+            change("EvalParams", Some("scripts/eval-params/handmade.txt")),
+            Ok(OptionChange::EvalParams(
+                "scripts/eval-params/handmade.txt".into()
+            ))
         );
     }
 
