@@ -305,21 +305,15 @@ fn draw_scale(pos: &Position, strong: Color) -> i32 {
     let rooks = pos.count(strong, PieceKind::Rook);
     let horses = pos.count(strong, PieceKind::Horse);
     let cannons = pos.count(strong, PieceKind::Cannon);
-    let defenders = pos.count(weak, PieceKind::Advisor) + pos.count(weak, PieceKind::Elephant);
+    let defenders = |c: Color| pos.count(c, PieceKind::Advisor) + pos.count(c, PieceKind::Elephant);
     if rooks + horses + cannons + pawns == 0 {
         return 0; // nothing can ever give mate
     }
     if rooks + horses + pawns == 0 && cannons == 1 {
         // A lone cannon needs a screen it cannot provide itself.
-        return if pos.count(strong, PieceKind::Advisor) + pos.count(strong, PieceKind::Elephant)
-            == 0
-        {
-            4
-        } else {
-            24
-        };
+        return if defenders(strong) == 0 { 4 } else { 24 };
     }
-    if rooks == 1 && horses + cannons + pawns == 0 && defenders == 4 {
+    if rooks == 1 && horses + cannons + pawns == 0 && defenders(weak) == 4 {
         return 16; // rook against a full defence is a known draw
     }
     64
