@@ -1202,9 +1202,10 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// The late-move reduction of a root move: one ply at depth 3 or more for a quiet, unextended
-/// move from the fourth of its line on (`order`: its place counted from the line's first move,
-/// 0-based); none when LMR is switched off. Gentler than inside the tree (the `LMR` table).
+/// The late-move reduction of a root move: for a quiet, unextended move from the fourth of its
+/// line on (`order`: its place counted from the line's first move, 0-based) at depth 3 or more,
+/// what the `LMR` table gives a PV node, at least one ply, and never below depth 1; none when
+/// LMR is switched off.
 fn root_reduction(
     features: &SearchFeatures,
     depth: i32,
@@ -1212,7 +1213,10 @@ fn root_reduction(
     extended: bool,
     quiet: bool,
 ) -> i32 {
-    i32::from(features.lmr && depth >= 3 && order >= 3 && !extended && quiet)
+    if !(features.lmr && depth >= 3 && order >= 3 && !extended && quiet) {
+        return 0;
+    }
+    LMR[(depth as usize).min(63)][(order + 1).min(63)].clamp(1, depth - 2)
 }
 
 /// How much longer to think for the way the best score moved: `score` against the last
@@ -1263,10 +1267,18 @@ mod tests {
     }
 
     #[test]
-    fn root_moves_are_reduced_only_late_quiet_and_with_lmr_on() {
+    fn root_moves_are_reduced_only_late_quiet_and_with_lmr_on_and_more_when_later() {
         let on = SearchFeatures::default();
         assert_eq!(root_reduction(&on, 3, 3, false, true), 1);
-        assert_eq!(root_reduction(&on, 12, 30, false, true), 1);
+        // Deeper and later: reduced more, as in the tree, yet the reduced search keeps depth 1.
+        assert!(root_reduction(&on, 12, 30, false, true) >= 3);
+        for depth in 3..40 {
+            for order in 3..60 {
+                let r = root_reduction(&on, depth, order, false, true);
+                assert!((1..=depth - 2).contains(&r), "{depth} {order}: {r}");
+                assert!(r >= root_reduction(&on, depth, order - 1, false, true));
+            }
+        }
         // Too shallow, too early, extended, or a capture: searched at full depth.
         assert_eq!(root_reduction(&on, 2, 3, false, true), 0);
         assert_eq!(root_reduction(&on, 3, 2, false, true), 0);
