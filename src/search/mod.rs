@@ -293,6 +293,12 @@ static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     t
 });
 
+/// The table's reduction for the `number`th move (1-based) of a node at `depth`.
+#[inline(always)]
+fn table_reduction(depth: i32, number: usize) -> i32 {
+    LMR[(depth.max(0) as usize).min(63)][number.min(63)]
+}
+
 /// Depth-skipping pattern of helper threads (lazy SMP), so they spread over depths.
 const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
@@ -968,7 +974,7 @@ impl<'a> Worker<'a> {
                 {
                     // A late check is reduced too, one ply less: in xiangqi rooks and cannons
                     // check at almost every turn, and most such checks lead nowhere.
-                    r = LMR[(depth as usize).min(63)][legal.min(63)];
+                    r = table_reduction(depth, legal);
                     r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(gives_check);
                     if !capture {
                         r -= i32::from(m == killers[0] || m == killers[1]);
@@ -1216,7 +1222,7 @@ fn root_reduction(
     if !(features.lmr && depth >= 3 && order >= 3 && !extended && quiet) {
         return 0;
     }
-    LMR[(depth as usize).min(63)][(order + 1).min(63)].clamp(1, depth - 2)
+    table_reduction(depth, order + 1).clamp(1, depth - 2)
 }
 
 /// How much longer to think for the way the best score moved: `score` against the last
