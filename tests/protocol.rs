@@ -249,6 +249,7 @@ fn ucci_handshake_and_bye() {
         "option usennue type check default true",
         "option evalfile type string",
         "option evalparams type string",
+        "option searchparams type string",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(opt)), "{opt}: {lines:?}");
     }
@@ -1261,6 +1262,73 @@ fn nodes_at_depth_5(s: &mut Session) -> u64 {
     let lines = s.bestmove();
     assert_legal(&Position::startpos(), lines.last().unwrap());
     nodes_of(&lines)
+}
+
+#[test]
+fn search_params_change_the_search_and_refuse_bad_files() {
+    let mut s = Session::with("uci");
+    let built_in = nodes_at_depth_5(&mut s);
+    // Other margins load, say so, and make another (repeatable) search.
+    let wider = temp_file(
+        "search-wider.txt",
+        b"# wider\nrfp_margin = 200\nlmr_base = 150\n",
+    );
+    s.send(&format!(
+        "setoption name SearchParams value {}",
+        wider.display()
+    ));
+    let said = s.sync();
+    assert!(
+        said.len() == 1 && said[0].contains("loaded: the search uses its numbers"),
+        "{said:?}"
+    );
+    let with_params = nodes_at_depth_5(&mut s);
+    assert_ne!(with_params, built_in);
+    assert_eq!(nodes_at_depth_5(&mut s), with_params);
+    // A file that does not read, or asks for a value out of range (a zero divisor), is refused
+    // with its reason, and the numbers stay.
+    let zero = temp_file("search-zero.txt", b"lmr_history_div = 0\n");
+    let eval_file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/eval-params/handmade.txt"
+    );
+    for (path, reason) in [
+        (
+            zero.display().to_string(),
+            "'lmr_history_div' = 0 is out of its range",
+        ),
+        (
+            eval_file.to_string(),
+            "unknown parameter 'material.advisor.mg'",
+        ),
+        ("/nonexistent/params.txt".to_string(), "does not exist"),
+        ("/dev/zero".to_string(), "is not a regular file"),
+    ] {
+        s.send(&format!("setoption name SearchParams value {path}"));
+        let said = s.sync();
+        assert!(
+            said.len() == 1
+                && said[0].starts_with("info string")
+                && said[0].contains(reason)
+                && said[0].ends_with("keeping the numbers loaded before"),
+            "{said:?}"
+        );
+    }
+    assert_eq!(nodes_at_depth_5(&mut s), with_params, "the numbers stayed");
+    // `<empty>` goes back to the built-in numbers, quietly; UCCI spells it `searchparams`.
+    s.send("setoption name SearchParams value <empty>");
+    assert!(s.sync().is_empty(), "{}", s.dump());
+    assert_eq!(nodes_at_depth_5(&mut s), built_in);
+    let mut u = Session::with("ucci");
+    u.send(&format!("setoption searchparams {}", zero.display()));
+    let said = u.sync();
+    assert!(
+        said.len() == 1 && said[0].ends_with("keeping the built-in numbers"),
+        "{said:?}"
+    );
+    for path in [wider, zero] {
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 #[test]

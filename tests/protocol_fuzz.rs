@@ -243,7 +243,7 @@ fn option_value(rng: &mut Rng, name: &str, kind: Kind) -> Option<String> {
                 "src",
             ])
             .to_string(),
-        ("EvalParams", _) => rng
+        ("EvalParams" | "SearchParams", _) => rng
             .pick(&[
                 "<empty>",
                 "",

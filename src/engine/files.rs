@@ -5,6 +5,7 @@
 use crate::search::eval::Params;
 use crate::search::nnue::network::FILE_LEN;
 use crate::search::nnue::Network;
+use crate::search::params::SearchParams;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -57,14 +58,25 @@ pub fn read_network(path: &Path) -> Result<Network, String> {
 /// The classical evaluation's numbers in the parameter file at `path` (the text format of
 /// [`Params`]), or why there are none: the words complete "parameter file 'x' …".
 pub fn read_eval_params(path: &Path) -> Result<Params, String> {
+    Params::from_text(&read_param_text(path)?).map_err(|e| format!("is not a parameter file ({e})"))
+}
+
+/// The search's numbers in the parameter file at `path` (the text format of
+/// [`SearchParams`]), or why there are none, in the words of [`read_eval_params`].
+pub fn read_search_params(path: &Path) -> Result<SearchParams, String> {
+    SearchParams::from_text(&read_param_text(path)?)
+        .map_err(|e| format!("is not a search parameter file ({e})"))
+}
+
+/// The text of a parameter file, or why it cannot be one.
+fn read_param_text(path: &Path) -> Result<String, String> {
     // A parameter file is a few kilobytes: one byte over the limit tells a longer file.
     const LIMIT: usize = 1 << 20;
     let bytes = read_at_most(path, LIMIT + 1)?;
     if bytes.len() > LIMIT {
         return Err("is too long for a parameter file".into());
     }
-    let text = String::from_utf8(bytes).map_err(|_| "is not text (not UTF-8)".to_string())?;
-    Params::from_text(&text).map_err(|e| format!("is not a parameter file ({e})"))
+    String::from_utf8(bytes).map_err(|_| "is not text (not UTF-8)".to_string())
 }
 
 #[cfg(test)]
@@ -134,6 +146,16 @@ mod tests {
         assert!(read_eval_params(&path)
             .unwrap_err()
             .starts_with("is not a parameter file (line 1: expected 'name = value'"));
+        std::fs::write(&path, "rfp_margin = 120\n").unwrap();
+        assert_eq!(read_search_params(&path).unwrap().rfp_margin, 120);
+        assert!(
+            read_eval_params(&path).is_err(),
+            "search numbers are no eval numbers"
+        );
+        std::fs::write(&path, "rfp_margin = 0\n").unwrap();
+        assert!(read_search_params(&path)
+            .unwrap_err()
+            .starts_with("is not a search parameter file ('rfp_margin' = 0 is out of its range"));
         let _ = std::fs::remove_file(&path);
     }
 }

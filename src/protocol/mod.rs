@@ -27,10 +27,11 @@ use crate::board::movegen::legal_moves;
 use crate::board::position::Position;
 use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
-use crate::engine::files::{read_eval_params, read_network};
+use crate::engine::files::{read_eval_params, read_network, read_search_params};
 use crate::engine::{Engine, Listener, SearchEvent};
 use crate::search::eval::Tables;
 use crate::search::nnue::architecture;
+use crate::search::params::SearchParams;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
 use input::Input;
@@ -335,6 +336,7 @@ impl Session {
             OptionChange::UseNetwork(on) => self.engine().set_use_network(on),
             OptionChange::EvalFile(path) => self.set_eval_file(name, &path),
             OptionChange::EvalParams(path) => self.set_eval_params(name, &path),
+            OptionChange::SearchParams(path) => self.set_search_params(name, &path),
             OptionChange::Rules(rules) => self.engine().options.search.rules = rules,
             OptionChange::LimitStrength(b) => self.engine().options.strength.limit = b,
             OptionChange::Elo(elo) => self.engine().options.strength.elo = elo,
@@ -429,6 +431,32 @@ impl Session {
                 let kept = match self.engine().options.search.eval {
                     Some(_) => "the numbers loaded before",
                     None => "the built-in numbers",
+                };
+                self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
+            }
+        }
+    }
+
+    /// `SearchParams`: the search's margins and reductions from a parameter file (the format of
+    /// `search::params::SearchParams`; names left out keep their built-in values); no file means
+    /// the built-in numbers. A file that does not read, or names a value out of its range, is
+    /// reported and the numbers stay as they were.
+    fn set_search_params(&mut self, name: &str, path: &str) {
+        if path.is_empty() {
+            self.engine().options.search.params = SearchParams::DEFAULT;
+            return;
+        }
+        let what = format!("option '{name}': parameter file '{}'", output::echo(path));
+        match read_search_params(std::path::Path::new(path)) {
+            Ok(params) => {
+                self.engine().options.search.params = params;
+                self.info_string(&format!("{what} loaded: the search uses its numbers"));
+            }
+            Err(why) => {
+                let kept = if self.engine().options.search.params == SearchParams::DEFAULT {
+                    "the built-in numbers"
+                } else {
+                    "the numbers loaded before"
                 };
                 self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
             }

@@ -57,6 +57,9 @@ pub enum OptionChange {
     /// Parameter file of the classical evaluation (`EvalParams`, `evalparams`); empty: the
     /// built-in numbers.
     EvalParams(String),
+    /// Parameter file of the search's margins and reductions (`SearchParams`, `searchparams`);
+    /// empty: the built-in numbers.
+    SearchParams(String),
     /// The repetition rule set (`Repetition Rule`: ChineseRule, AsianRule, …).
     Rules(RuleSet),
     /// `UCI_LimitStrength`.
@@ -297,6 +300,15 @@ pub static TABLE: &[Spec] = &[
         },
     },
     Spec {
+        uci: Some("SearchParams"),
+        ucci: Some("searchparams"),
+        aliases: &[],
+        kind: Kind::Text {
+            default: "",
+            set: OptionChange::SearchParams,
+        },
+    },
+    Spec {
         uci: Some("Repetition Rule"),
         ucci: Some("repetitionrule"),
         aliases: &["rule", "rules"],
@@ -512,6 +524,8 @@ mod tests {
             ("evalfile", "EvalFile"),
             ("Eval File", "EvalFile"),
             ("eval_params", "EvalParams"),
+            ("searchparams", "SearchParams"),
+            ("search_params", "SearchParams"),
             ("rules", "Repetition Rule"),
             ("UCI_Elo", "UCI_Elo"),
             ("skill", "Skill Level"),

@@ -12,6 +12,8 @@ pub(crate) mod evaluator;
 pub(crate) mod history;
 pub(crate) mod movepick;
 pub mod nnue;
+pub mod param_text;
+pub mod params;
 pub mod see;
 pub mod strength;
 pub mod thread;
@@ -27,10 +29,10 @@ use crate::search::evaluator::Evaluator;
 use crate::search::history::{History, PieceTo, CONTINUATION_PLIES, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
 use crate::search::nnue::Network;
+use crate::search::params::SearchParams;
 use crate::search::see::see_ge;
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{Bound, TranspositionTable};
-use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -184,6 +186,8 @@ pub struct SearchSettings {
     pub use_network: bool,
     /// The network loaded from a file (`EvalFile`); `None` = the built-in one.
     pub network: Option<Arc<Network>>,
+    /// Margins, reductions and history scales (`SearchParams`; the shipped ones by default).
+    pub params: SearchParams,
 }
 
 impl SearchSettings {
@@ -196,6 +200,7 @@ impl SearchSettings {
         eval: None,
         use_network: true,
         network: None,
+        params: SearchParams::DEFAULT,
     };
 
     /// The evaluation tables in force.
@@ -282,21 +287,28 @@ struct Frame {
     piece: Option<Piece>,
 }
 
-/// Late-move reduction table, [depth][move number].
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
-        }
-    }
-    t
-});
+/// Late-move reductions by depth and move number, from the parameters' formula; built once
+/// per search and thread (4 096 entries: microseconds).
+struct Reductions([[i32; 64]; 64]);
 
-/// The table's reduction for the `number`th move (1-based) of a node at `depth`.
-#[inline(always)]
-fn table_reduction(depth: i32, number: usize) -> i32 {
-    LMR[(depth.max(0) as usize).min(63)][number.min(63)]
+impl Reductions {
+    fn new(p: &SearchParams) -> Box<Reductions> {
+        let base = f64::from(p.lmr_base) / 100.0;
+        let divisor = f64::from(p.lmr_divisor) / 100.0;
+        let mut t = Box::new(Reductions([[0; 64]; 64]));
+        for (d, row) in t.0.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+            }
+        }
+        t
+    }
+
+    /// The reduction of the `number`th move (1-based) of a node at `depth`.
+    #[inline(always)]
+    fn get(&self, depth: i32, number: usize) -> i32 {
+        self.0[(depth.max(0) as usize).min(63)][number.min(63)]
+    }
 }
 
 /// Depth-skipping pattern of helper threads (lazy SMP), so they spread over depths.
@@ -329,6 +341,10 @@ pub struct Worker<'a> {
     rule_verdicts: u64,
     /// The static evaluation kept along the current line: the network's or the classical.
     evaluator: Evaluator<'a>,
+    /// `shared.settings.params`, kept at hand.
+    params: SearchParams,
+    /// The late-move reductions those parameters give.
+    reductions: Box<Reductions>,
 }
 
 impl<'a> Worker<'a> {
@@ -367,6 +383,8 @@ impl<'a> Worker<'a> {
             filter: RepetitionFilter::from_position(&pos),
             rule_verdicts: 0,
             evaluator: Evaluator::new(shared.network, shared.eval, &pos),
+            params: shared.settings.params,
+            reductions: Reductions::new(&shared.settings.params),
             pos,
         }
     }
@@ -550,7 +568,7 @@ impl<'a> Worker<'a> {
 
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = 25;
+        let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) =
             if self.shared.settings.features.aspiration && depth >= 5 && prev.abs() < MATE_BOUND {
                 ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
@@ -605,6 +623,7 @@ impl<'a> Worker<'a> {
                     .is_some_and(|s| s.captured.is_none());
                 let r = root_reduction(
                     &self.shared.settings.features,
+                    &self.reductions,
                     depth,
                     i - self.pv_idx,
                     ext > 0,
@@ -834,24 +853,27 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
         self.history.reset_killers(ply);
 
+        let p = self.params;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth.
             if self.shared.settings.features.reverse_futility
-                && depth <= 7
-                && eval - 85 * (depth - i32::from(improving)) >= beta
+                && depth <= p.rfp_depth
+                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
             // Null move, unless our side has nothing but pawns and defenders (zugzwang risk).
             let prev_null = ply > 0 && self.frames[ply - 1].mv == Move::NULL;
             if self.shared.settings.features.null_move
-                && depth >= 3
+                && depth >= p.null_min_depth
                 && eval >= beta
                 && !prev_null
                 && ply >= self.null_verify_ply
                 && self.has_attackers(us)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = p.null_base
+                    + depth / p.null_depth_div
+                    + ((eval - beta) / p.null_eval_div).min(3);
                 self.frames[ply].mv = Move::NULL;
                 self.frames[ply].piece = None;
                 self.make_null();
@@ -942,12 +964,15 @@ impl<'a> Worker<'a> {
             // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
             // any whose node is far below alpha (futility), and those with a bad history.
             // Checks are kept: they are how mates at the horizon are found.
-            if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= 6 {
+            if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= p.prune_depth
+            {
                 let f = &self.shared.settings.features;
-                let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                let lmp_limit = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
                 if (f.lmp && quiet_index as i32 >= lmp_limit)
-                    || (f.futility && eval + 100 + 90 * depth <= alpha)
-                    || (f.history_pruning && depth <= 4 && stat < -500 * depth)
+                    || (f.futility && eval + p.futility_base + p.futility_margin * depth <= alpha)
+                    || (f.history_pruning
+                        && depth <= p.history_prune_depth
+                        && stat < -p.history_prune_margin * depth)
                 {
                     continue;
                 }
@@ -974,11 +999,11 @@ impl<'a> Worker<'a> {
                 {
                     // A late check is reduced too, one ply less: in xiangqi rooks and cannons
                     // check at almost every turn, and most such checks lead nowhere.
-                    r = table_reduction(depth, legal);
+                    r = self.reductions.get(depth, legal);
                     r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(gives_check);
                     if !capture {
                         r -= i32::from(m == killers[0] || m == killers[1]);
-                        r -= stat / 12288;
+                        r -= stat / p.lmr_history_div;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -986,8 +1011,13 @@ impl<'a> Worker<'a> {
                 if score > alpha && r > 0 {
                     // The reduced search beat alpha: verify at full depth, a ply deeper when
                     // it beat the best score by far, a ply shallower when only just.
-                    let deeper = i32::from(score > best + 50 + 2 * new_depth);
-                    let shallower = i32::from(score < best + 10);
+                    let deeper = i32::from(
+                        score
+                            > best
+                                + p.research_deeper_base
+                                + p.research_deeper_per_depth * new_depth,
+                    );
+                    let shallower = i32::from(score < best + p.research_shallower);
                     let verify_depth = new_depth + deeper - shallower;
                     score = -self.search(-alpha - 1, -alpha, verify_depth, ply + 1, !cut_node);
                 }
@@ -1061,7 +1091,8 @@ impl<'a> Worker<'a> {
         continuation: &[Option<PieceTo>; CONTINUATION_PLIES],
     ) {
         let us = self.pos.side_to_move();
-        let bonus = (depth * depth * 16).min(4000);
+        let p = &self.params;
+        let bonus = (depth * depth * p.history_bonus_scale).min(p.history_bonus_max);
         self.history.update(us, m, bonus);
         if let Some(p) = self.pos.piece_on(m.from()) {
             self.history
@@ -1160,7 +1191,8 @@ impl<'a> Worker<'a> {
                     .pos
                     .piece_on(m.to())
                     .map_or(0, |p| ORDER_VALUE[p.kind().index()]);
-                if stand_pat + victim + 150 < alpha && victim < ORDER_VALUE[PieceKind::King.index()]
+                if stand_pat + victim + self.params.qsearch_delta < alpha
+                    && victim < ORDER_VALUE[PieceKind::King.index()]
                 {
                     continue;
                 }
@@ -1214,6 +1246,7 @@ impl<'a> Worker<'a> {
 /// LMR is switched off.
 fn root_reduction(
     features: &SearchFeatures,
+    reductions: &Reductions,
     depth: i32,
     order: usize,
     extended: bool,
@@ -1222,7 +1255,7 @@ fn root_reduction(
     if !(features.lmr && depth >= 3 && order >= 3 && !extended && quiet) {
         return 0;
     }
-    table_reduction(depth, order + 1).clamp(1, depth - 2)
+    reductions.get(depth, order + 1).clamp(1, depth - 2)
 }
 
 /// How much longer to think for the way the best score moved: `score` against the last
@@ -1275,27 +1308,28 @@ mod tests {
     #[test]
     fn root_moves_are_reduced_only_late_quiet_and_with_lmr_on_and_more_when_later() {
         let on = SearchFeatures::default();
-        assert_eq!(root_reduction(&on, 3, 3, false, true), 1);
+        let t = Reductions::new(&SearchParams::DEFAULT);
+        assert_eq!(root_reduction(&on, &t, 3, 3, false, true), 1);
         // Deeper and later: reduced more, as in the tree, yet the reduced search keeps depth 1.
-        assert!(root_reduction(&on, 12, 30, false, true) >= 3);
+        assert!(root_reduction(&on, &t, 12, 30, false, true) >= 3);
         for depth in 3..40 {
             for order in 3..60 {
-                let r = root_reduction(&on, depth, order, false, true);
+                let r = root_reduction(&on, &t, depth, order, false, true);
                 assert!((1..=depth - 2).contains(&r), "{depth} {order}: {r}");
-                assert!(r >= root_reduction(&on, depth, order - 1, false, true));
+                assert!(r >= root_reduction(&on, &t, depth, order - 1, false, true));
             }
         }
         // Too shallow, too early, extended, or a capture: searched at full depth.
-        assert_eq!(root_reduction(&on, 2, 3, false, true), 0);
-        assert_eq!(root_reduction(&on, 3, 2, false, true), 0);
-        assert_eq!(root_reduction(&on, 3, 3, true, true), 0);
-        assert_eq!(root_reduction(&on, 3, 3, false, false), 0);
+        assert_eq!(root_reduction(&on, &t, 2, 3, false, true), 0);
+        assert_eq!(root_reduction(&on, &t, 3, 2, false, true), 0);
+        assert_eq!(root_reduction(&on, &t, 3, 3, true, true), 0);
+        assert_eq!(root_reduction(&on, &t, 3, 3, false, false), 0);
         // With LMR switched off nothing is reduced, at the root either.
         let mut off = on;
         assert!(off.disable("lmr"));
         for depth in 1..20 {
             for order in 0..40 {
-                assert_eq!(root_reduction(&off, depth, order, false, true), 0);
+                assert_eq!(root_reduction(&off, &t, depth, order, false, true), 0);
             }
         }
     }

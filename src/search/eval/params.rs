@@ -6,14 +6,14 @@
 //! two numbers, `NAME.mg` and `NAME.eg`; an array's elements are named by key
 //! (`material.horse.mg`, `mobility.rook.eg`); an `i32` is one number, `NAME`.
 //!
-//! The text format (what `chuhan tune fit` reads and writes, and self-play's `params=FILE`) is one
-//! `name = value` per line, integers only; `#` starts a comment, blank lines are skipped. Reading
-//! starts from the built-in numbers, so a name left out keeps its value; an unknown name, a bad
-//! value or a name given twice is an error naming the line.
+//! The text format (what `chuhan tune fit` reads and writes, and self-play's `params=FILE`) is
+//! that of `search::param_text`, one `name = value` per line. Reading starts from the built-in
+//! numbers, so a name left out keeps its value.
 
 use super::Score;
 use crate::board::position::Position;
 use crate::board::types::{Color, Piece, PieceKind, Square};
+use crate::search::param_text::read_values;
 
 /// The numbers of one parameter, each named from the parameter's name.
 trait Numbers {
@@ -311,35 +311,12 @@ impl Params {
     /// Read the text format over the built-in numbers. Errors name the line.
     pub fn from_text(text: &str) -> Result<Params, String> {
         let names = Params::names();
-        let mut given: Vec<Option<(i32, usize)>> = vec![None; names.len()];
-        for (i, line) in text.lines().enumerate() {
-            let n = i + 1;
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (name, value) = line
-                .split_once('=')
-                .ok_or_else(|| format!("line {n}: expected 'name = value', got '{line}'"))?;
-            let (name, value) = (name.trim(), value.trim());
-            let at = names
-                .iter()
-                .position(|x| x == name)
-                .ok_or_else(|| format!("line {n}: unknown parameter '{name}'"))?;
-            if let Some((_, first)) = given[at] {
-                return Err(format!(
-                    "line {n}: '{name}' given twice (first on line {first})"
-                ));
-            }
-            let value = value.parse().map_err(|_| {
-                format!("line {n}: bad value '{value}' for '{name}' (expected an integer)")
-            })?;
-            given[at] = Some((value, n));
-        }
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let given = read_values(text, &names)?;
         let mut p = Params::default();
         let mut given = given.into_iter();
         p.for_each(|_, x| {
-            if let Some(Some((value, _))) = given.next() {
+            if let Some(Some(value)) = given.next() {
                 *x = value;
             }
         });
