@@ -6,7 +6,7 @@ use chuhan::board::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | tune gen|fit … | book build|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | tune gen|fit … | spsa <state-file> … (see chuhan spsa) | book build|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
   with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
@@ -36,6 +36,7 @@ fn run(args: &[String]) -> Result<()> {
         Some("judge") => judge_command(&args[1..]),
         Some("book") => chuhan::tools::book_builder::run(&args[1..], &mut std::io::stdout().lock()),
         Some("tune") => chuhan::tools::tune::run(&args[1..], &mut std::io::stdout().lock()),
+        Some("spsa") => spsa_command(&args[1..]),
         Some("datagen") => chuhan::tools::datagen::run(&args[1..], &mut std::io::stdout().lock()),
         Some("train") => chuhan::tools::train::run(&args[1..], &mut std::io::stdout().lock()),
         Some("help" | "-h" | "--help") => {
@@ -118,6 +119,22 @@ fn perft_command(args: &[String]) -> Result<()> {
     writeln!(out, "Nodes searched: {total}")?;
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     writeln!(out, "Time: {} ms, Nodes/second: {nps}", elapsed.as_millis())?;
+    Ok(())
+}
+
+/// `chuhan spsa <state-file> …`: tune the search's parameters by self-play (see
+/// `chuhan::tools::spsa`).
+fn spsa_command(args: &[String]) -> Result<()> {
+    use chuhan::tools::match_runner::install_interrupt_handler;
+    let (state, cfg) = chuhan::tools::spsa::parse_args(args)?;
+    install_interrupt_handler();
+    let done = chuhan::tools::spsa::run(&cfg, &state, &mut std::io::stdout())?;
+    let path = format!("{}.params", state.display());
+    writeln!(
+        std::io::stdout().lock(),
+        "{} iterations done; the values are in '{path}'",
+        done.iteration
+    )?;
     Ok(())
 }
 

@@ -8,5 +8,6 @@ pub mod datagen;
 pub mod judge;
 pub mod match_runner;
 pub mod selfplay;
+pub mod spsa;
 pub mod train;
 pub mod tune;
