@@ -199,7 +199,7 @@ fn step(state: &mut SpsaState, cfg: &SpsaConfig, k: u64, signs: &[f64], result: 
 
 /// Write `text` to `path` whole or not at all (a temporary file renamed over it).
 fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = beside(path, ".tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write '{}'", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write '{}'", path.display()))
 }
