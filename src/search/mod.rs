@@ -963,13 +963,17 @@ impl<'a> Worker<'a> {
             };
             // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
             // any whose node is far below alpha (futility), and those with a bad history.
-            // Checks are kept: they are how mates at the horizon are found.
+            // Checks are kept: they are how mates at the horizon are found. Futility waits while
+            // alpha is a mate: no static margin reaches one, yet a quiet move can still mate
+            // sooner (a 困毙, leaving no move), and the shortest mate would be missed.
             if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= p.prune_depth
             {
                 let f = &self.shared.settings.features;
                 let lmp_limit = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
                 if (f.lmp && quiet_index as i32 >= lmp_limit)
-                    || (f.futility && eval + p.futility_base + p.futility_margin * depth <= alpha)
+                    || (f.futility
+                        && alpha < MATE_BOUND
+                        && eval + p.futility_base + p.futility_margin * depth <= alpha)
                     || (f.history_pruning
                         && depth <= p.history_prune_depth
                         && stat < -p.history_prune_margin * depth)
