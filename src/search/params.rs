@@ -1,5 +1,5 @@
 //! The search's tunable numbers (pruning margins, reductions, history scales), each declared
-//! once below with its default, the range it may take and the step a tuner (`chuhan tune spsa`)
+//! once below with its default, the range it may take and the step a tuner (`chuhan spsa`)
 //! perturbs it by. The defaults are the search as shipped; a parameter file (`SearchParams`
 //! option) replaces some of them, in the text format of `param_text`. Time management is not
 //! here: a tuner playing games by node counts could not see it.
@@ -58,49 +58,49 @@ search_params! {
     /// Reverse futility pruning up to this depth.
     rfp_depth = 7, 0..=16, step 1;
     /// Reverse futility margin per ply of depth (one ply less when improving).
-    rfp_margin = 85, 10..=400, step 8;
+    rfp_margin = 91, 10..=400, step 8;
     /// Null move from this depth.
-    null_min_depth = 3, 1..=10, step 1;
+    null_min_depth = 4, 1..=10, step 1;
     /// Null-move reduction: this many plies ...
     null_base = 3, 1..=8, step 1;
     /// ... plus one per this many plies of depth ...
-    null_depth_div = 4, 1..=16, step 1;
+    null_depth_div = 5, 1..=16, step 1;
     /// ... plus one per this much of the static evaluation over beta (at most three).
-    null_eval_div = 200, 20..=1000, step 20;
+    null_eval_div = 185, 20..=1000, step 20;
     /// Quiet moves are pruned (late-move, futility) at this depth and below.
-    prune_depth = 6, 0..=16, step 1;
+    prune_depth = 7, 0..=16, step 1;
     /// Late-move pruning keeps (this + depth²) quiet moves when improving, half when not.
-    lmp_base = 3, 0..=20, step 1;
+    lmp_base = 4, 0..=20, step 1;
     /// Futility pruning: static evaluation + this + `futility_margin` × depth ≤ alpha.
-    futility_base = 100, 0..=500, step 10;
+    futility_base = 99, 0..=500, step 10;
     /// Futility margin per ply of depth.
-    futility_margin = 90, 10..=400, step 8;
+    futility_margin = 83, 10..=400, step 8;
     /// History pruning at this depth and below ...
     history_prune_depth = 4, 0..=16, step 1;
     /// ... of a quiet move whose history is below −this × depth.
-    history_prune_margin = 500, 50..=4000, step 50;
+    history_prune_margin = 520, 50..=4000, step 50;
     /// Late-move reduction table: (this + ln depth × ln move number × 100 / `lmr_divisor`) / 100.
-    lmr_base = 75, 0..=300, step 8;
+    lmr_base = 80, 0..=300, step 8;
     /// See `lmr_base`.
-    lmr_divisor = 225, 50..=800, step 12;
+    lmr_divisor = 212, 50..=800, step 12;
     /// Late-move reduction one ply less per this much quiet history (more when negative).
-    lmr_history_div = 12288, 1024..=65536, step 1024;
+    lmr_history_div = 12144, 1024..=65536, step 1024;
     /// After a reduced move beats alpha, its full-depth search is a ply deeper when it beat the
     /// best score by more than this ...
-    research_deeper_base = 50, 0..=400, step 6;
+    research_deeper_base = 55, 0..=400, step 6;
     /// ... plus this per ply of depth ...
     research_deeper_per_depth = 2, 0..=40, step 1;
     /// ... and a ply shallower when by less than this.
-    research_shallower = 10, 0..=200, step 3;
+    research_shallower = 9, 0..=200, step 3;
     /// Aspiration window half-width at the start (from depth 5).
     aspiration_delta = 25, 1..=400, step 3;
     /// Quiescence delta pruning: skip a capture when even its victim and this much cannot
     /// reach alpha.
-    qsearch_delta = 150, 0..=1000, step 15;
+    qsearch_delta = 172, 0..=1000, step 15;
     /// History bonus of a cut-off: this × depth² ...
-    history_bonus_scale = 16, 1..=256, step 2;
+    history_bonus_scale = 14, 1..=256, step 2;
     /// ... up to this.
-    history_bonus_max = 4000, 100..=16384, step 250;
+    history_bonus_max = 3585, 100..=16384, step 250;
 }
 
 impl Default for SearchParams {

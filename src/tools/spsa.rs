@@ -395,13 +395,17 @@ mod tests {
         let cfg = config(&["rfp_margin", "lmr_base"]);
         let mut state = SpsaState::start(&cfg.tuned);
         let signs = [1.0, -1.0];
+        let d = SearchParams::DEFAULT;
         let (plus, minus) = perturbed(&state, &cfg, 1, &signs);
-        assert!(plus.rfp_margin > 85 && minus.rfp_margin < 85);
-        assert!(plus.lmr_base < 75 && minus.lmr_base > 75);
-        assert_eq!(plus.null_base, 3, "untuned parameters stay");
+        assert!(plus.rfp_margin > d.rfp_margin && minus.rfp_margin < d.rfp_margin);
+        assert!(plus.lmr_base < d.lmr_base && minus.lmr_base > d.lmr_base);
+        assert_eq!(plus.null_base, d.null_base, "untuned parameters stay");
         step(&mut state, &cfg, 1, &signs, 2.0);
         assert_eq!(state.iteration, 1);
-        assert!(state.values[0].1 > 85.0 && state.values[1].1 < 75.0);
+        assert!(
+            state.values[0].1 > f64::from(d.rfp_margin)
+                && state.values[1].1 < f64::from(d.lmr_base)
+        );
         // A draw moves nothing; a huge result stops at the range.
         let before = state.clone();
         step(&mut state, &cfg, 2, &signs, 0.0);
