@@ -14,9 +14,19 @@ const FEN: &str = "r2k1a3/9/9/9/9/n8/9/9/2R6/5K3 w - - 0 1";
 const CYCLE: [&str; 4] = ["c1d1", "d9e9", "d1e1", "e9d9"];
 
 fn search(rules: RuleSet, moves: &[&str], depth: u32) -> (Move, Value) {
+    search_with_contempt(rules, moves, depth, 0)
+}
+
+fn search_with_contempt(
+    rules: RuleSet,
+    moves: &[&str],
+    depth: u32,
+    contempt: Value,
+) -> (Move, Value) {
     let mut e = Engine::new();
     e.set_hash_mb(16).unwrap();
     e.options.search.rules = rules;
+    e.options.search.contempt = contempt;
     e.set_position(Some(FEN), moves).unwrap();
     let result = e.search_sync(Limits {
         depth: Some(depth),
@@ -84,4 +94,20 @@ fn the_chased_side_keeps_fleeing_when_the_chaser_must_stop() {
     assert_eq!(result.best.unwrap().to_string(), "a2b2");
     let score = result.score.unwrap();
     assert!(score >= MATE_BOUND, "{score}");
+}
+
+#[test]
+fn contempt_scores_a_draw_below_zero_for_the_side_to_play() {
+    // Red, worse, holds the draw by repeating (every repetition a draw): with contempt the
+    // draw is worth -contempt to Red, still better than playing on a horse down.
+    let moves = history(2, 0);
+    let (best, score) = search_with_contempt(RuleSet::Draw, &moves, 10, 40);
+    assert_eq!((best.to_string().as_str(), score), ("e1d1", -40));
+    // Black, ahead, cannot escape Red's perpetual check: the draw it must accept is -contempt
+    // to Black too, since contempt counts against whichever side the engine plays.
+    let (_, score) = search_with_contempt(RuleSet::Draw, &history(2, 3), 8, 40);
+    assert_eq!(score, -40);
+    // A negative contempt makes the draw welcome.
+    let (_, score) = search_with_contempt(RuleSet::Draw, &moves, 10, -40);
+    assert_eq!(score, 40);
 }

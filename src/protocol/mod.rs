@@ -323,6 +323,7 @@ impl Session {
             }
             OptionChange::Threads(n) => self.engine().set_threads(n),
             OptionChange::MultiPv(n) => self.engine().options.search.multipv = n,
+            OptionChange::Contempt(n) => self.engine().options.search.contempt = n,
             OptionChange::MoveOverhead(d) => self.engine().options.move_overhead = d,
             OptionChange::ClearHash => self.engine().clear_hash(),
             OptionChange::NewGame => self.engine().new_game(),

@@ -16,6 +16,7 @@ use crate::engine::book::BookPolicy;
 use crate::engine::{Engine, EngineOptions, MAX_HASH_MB, MAX_THREADS};
 use crate::rules::RuleSet;
 use crate::search::strength::{MAX_ELO, MAX_SKILL, MIN_ELO};
+use crate::search::MAX_CONTEMPT;
 use std::fmt;
 use std::time::Duration;
 
@@ -32,6 +33,8 @@ pub enum OptionChange {
     Ponder(bool),
     /// Number of principal variations.
     MultiPv(usize),
+    /// The draw score's offset against the engine's own side (`Contempt`).
+    Contempt(i32),
     /// Time kept per move for communication delays.
     MoveOverhead(Duration),
     /// Add `wdl W D L` to UCI info lines.
@@ -193,6 +196,17 @@ pub static TABLE: &[Spec] = &[
             min: 1,
             max: 128,
             set: |n| OptionChange::MultiPv(n as usize),
+        },
+    },
+    Spec {
+        uci: Some("Contempt"),
+        ucci: Some("contempt"),
+        aliases: &[],
+        kind: Kind::Spin {
+            default: GUI.search.contempt as i64,
+            min: -MAX_CONTEMPT as i64,
+            max: MAX_CONTEMPT as i64,
+            set: |n| OptionChange::Contempt(n as i32),
         },
     },
     Spec {
@@ -365,7 +379,6 @@ pub static TABLE: &[Spec] = &[
             "ucianalysemode",
             "ucichess960",
             "uciwdlcentipawn",
-            "contempt",
             "analysiscontempt",
             "slowmover",
             "nodestime",
@@ -547,6 +560,11 @@ mod tests {
         assert_eq!(change("hashsize", Some("16")), Ok(OptionChange::Hash(16)));
         assert_eq!(change("Threads", Some("3")), Ok(OptionChange::Threads(3)));
         assert_eq!(change("MultiPV", Some("4")), Ok(OptionChange::MultiPv(4)));
+        assert_eq!(
+            change("contempt", Some("-20")),
+            Ok(OptionChange::Contempt(-20))
+        );
+        assert!(change("Contempt", Some("501")).is_err());
         assert_eq!(
             change("Move Overhead", Some("120")),
             Ok(OptionChange::MoveOverhead(Duration::from_millis(120)))

@@ -167,6 +167,9 @@ impl SearchFeatures {
     }
 }
 
+/// The largest `SearchSettings::contempt` either way: half a rook, far beyond any sensible use.
+pub const MAX_CONTEMPT: Value = 500;
+
 /// How searches search: the engine's settings the search reads, in one place. The engine
 /// owns them (`EngineOptions::search`) and lends them to each search by reference.
 #[derive(Clone, Debug)]
@@ -188,6 +191,10 @@ pub struct SearchSettings {
     pub network: Option<Arc<Network>>,
     /// Margins, reductions and history scales (`SearchParams`; the shipped ones by default).
     pub params: SearchParams,
+    /// How much worse than a draw a draw is for the side the engine plays, in evaluation units:
+    /// a stronger engine plays on in a level position rather than repeat or run out the 60-move
+    /// limit. Not applied while analysing (`go infinite`), where the score should be the truth.
+    pub contempt: Value,
 }
 
 impl SearchSettings {
@@ -201,6 +208,7 @@ impl SearchSettings {
         use_network: true,
         network: None,
         params: SearchParams::DEFAULT,
+        contempt: 0,
     };
 
     /// The evaluation tables in force.
@@ -345,6 +353,8 @@ pub struct Worker<'a> {
     params: SearchParams,
     /// The late-move reductions those parameters give.
     reductions: Box<Reductions>,
+    /// The score of a draw by the side to move (`SearchSettings::contempt`).
+    draw: [Value; 2],
 }
 
 impl<'a> Worker<'a> {
@@ -385,6 +395,7 @@ impl<'a> Worker<'a> {
             evaluator: Evaluator::new(shared.network, shared.eval, &pos),
             params: shared.settings.params,
             reductions: Reductions::new(&shared.settings.params),
+            draw: draw_scores(&pos, shared),
             pos,
         }
     }
@@ -683,7 +694,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         match rules::repetition_verdict_in_search(&self.pos, self.shared.settings.rules, ply)? {
-            RepetitionVerdict::Draw => Some(DRAW),
+            RepetitionVerdict::Draw => Some(self.draw[self.pos.side_to_move().index()]),
             RepetitionVerdict::Win => {
                 self.rule_verdicts += 1;
                 Some(mate_in(ply))
@@ -803,7 +814,7 @@ impl<'a> Worker<'a> {
             && rules::natural_limit_reached(&self.pos)
             && has_legal_move(&self.pos)
         {
-            return DRAW;
+            return self.draw[self.pos.side_to_move().index()];
         }
         if let Some(score) = self.repetition_score(ply) {
             return score;
@@ -1276,6 +1287,20 @@ fn falling_score_factor(last: Option<Value>, average: f64, score: Value) -> f64 
 }
 
 /// Whether the side to move has any legal move (stops at the first one).
+/// The score of a draw for each side to move, indexed by colour: the root's side counts it
+/// `contempt` below zero and the other side as much above, so both agree on the same line.
+fn draw_scores(root: &Position, shared: &Shared) -> [Value; 2] {
+    let contempt = if shared.limits.is_unbounded() {
+        0
+    } else {
+        shared.settings.contempt
+    };
+    let mut draw = [DRAW; 2];
+    draw[root.side_to_move().index()] = DRAW - contempt;
+    draw[root.side_to_move().flip().index()] = DRAW + contempt;
+    draw
+}
+
 fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();
     generate(pos, GenType::All, &mut list);
