@@ -12,6 +12,7 @@
 
 use super::output::echo;
 use super::ProtocolSettings;
+use crate::board::types::Value;
 use crate::engine::book::BookPolicy;
 use crate::engine::{Engine, EngineOptions, MAX_HASH_MB, MAX_THREADS};
 use crate::rules::RuleSet;
@@ -34,7 +35,7 @@ pub enum OptionChange {
     /// Number of principal variations.
     MultiPv(usize),
     /// The draw score's offset against the engine's own side (`Contempt`).
-    Contempt(i32),
+    Contempt(Value),
     /// Time kept per move for communication delays.
     MoveOverhead(Duration),
     /// Add `wdl W D L` to UCI info lines.
@@ -206,7 +207,7 @@ pub static TABLE: &[Spec] = &[
             default: GUI.search.contempt as i64,
             min: -MAX_CONTEMPT as i64,
             max: MAX_CONTEMPT as i64,
-            set: |n| OptionChange::Contempt(n as i32),
+            set: |n| OptionChange::Contempt(n as Value),
         },
     },
     Spec {

@@ -191,7 +191,7 @@ pub struct SearchSettings {
     pub network: Option<Arc<Network>>,
     /// Margins, reductions and history scales (`SearchParams`; the shipped ones by default).
     pub params: SearchParams,
-    /// How much worse than a draw a draw is for the side the engine plays, in evaluation units:
+    /// How far below zero a draw scores for the side the engine plays, in evaluation units:
     /// a stronger engine plays on in a level position rather than repeat or run out the 60-move
     /// limit. Not applied while analysing (`go infinite`), where the score should be the truth.
     pub contempt: Value,
@@ -694,7 +694,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         match rules::repetition_verdict_in_search(&self.pos, self.shared.settings.rules, ply)? {
-            RepetitionVerdict::Draw => Some(self.draw[self.pos.side_to_move().index()]),
+            RepetitionVerdict::Draw => Some(self.draw_score()),
             RepetitionVerdict::Win => {
                 self.rule_verdicts += 1;
                 Some(mate_in(ply))
@@ -704,6 +704,12 @@ impl<'a> Worker<'a> {
                 Some(mated_in(ply))
             }
         }
+    }
+
+    /// The score of a draw here, for the side to move (`SearchSettings::contempt`).
+    #[inline(always)]
+    fn draw_score(&self) -> Value {
+        self.draw[self.pos.side_to_move().index()]
     }
 
     /// The static evaluation of the current position for the side to move: the network's
@@ -814,7 +820,7 @@ impl<'a> Worker<'a> {
             && rules::natural_limit_reached(&self.pos)
             && has_legal_move(&self.pos)
         {
-            return self.draw[self.pos.side_to_move().index()];
+            return self.draw_score();
         }
         if let Some(score) = self.repetition_score(ply) {
             return score;
@@ -1286,7 +1292,6 @@ fn falling_score_factor(last: Option<Value>, average: f64, score: Value) -> f64 
     }
 }
 
-/// Whether the side to move has any legal move (stops at the first one).
 /// The score of a draw for each side to move, indexed by colour: the root's side counts it
 /// `contempt` below zero and the other side as much above, so both agree on the same line.
 fn draw_scores(root: &Position, shared: &Shared) -> [Value; 2] {
@@ -1301,6 +1306,7 @@ fn draw_scores(root: &Position, shared: &Shared) -> [Value; 2] {
     draw
 }
 
+/// Whether the side to move has any legal move (stops at the first one).
 fn has_legal_move(pos: &Position) -> bool {
     let mut list = MoveList::new();
     generate(pos, GenType::All, &mut list);
