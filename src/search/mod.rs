@@ -1016,12 +1016,13 @@ impl<'a> Worker<'a> {
                 if self.shared.settings.features.lmr
                     && depth >= 3
                     && legal > 1 + usize::from(pv_node)
-                    && (!capture || losing_capture)
                 {
                     // A late check is reduced too, one ply less: in xiangqi rooks and cannons
-                    // check at almost every turn, and most such checks lead nowhere.
+                    // check at almost every turn, and most such checks lead nowhere. So is a
+                    // late capture that keeps its material, a ply less than a quiet move.
                     r = self.reductions.get(depth, legal);
                     r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(gives_check);
+                    r -= i32::from(capture && !losing_capture);
                     if !capture {
                         r -= i32::from(m == killers[0] || m == killers[1]);
                         r -= stat / p.lmr_history_div;
