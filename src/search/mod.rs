@@ -1083,6 +1083,11 @@ impl<'a> Worker<'a> {
             // Checkmate or stalemate (困毙): either way the side to move loses.
             return mated_in(ply);
         }
+        // A fail high's score is only a bound, and the deeper the search the better it is: pull
+        // it toward beta by depth, so one lucky line does not overstate a whole subtree.
+        if best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+            best = (best * depth + beta) / (depth + 1);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if pv_node && alpha > old_alpha {
@@ -1183,7 +1188,11 @@ impl<'a> Worker<'a> {
                 None => self.evaluate(),
             };
             if stand_pat >= beta {
-                return stand_pat;
+                return if stand_pat.abs() < MATE_BOUND {
+                    (stand_pat + beta) / 2
+                } else {
+                    stand_pat
+                };
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
@@ -1243,6 +1252,9 @@ impl<'a> Worker<'a> {
         }
         if in_check && legal == 0 {
             return mated_in(ply);
+        }
+        if best >= beta && best.abs() < MATE_BOUND {
+            best = (3 * best + beta) / 4;
         }
         let bound = if best >= beta {
             Bound::Lower
