@@ -1083,8 +1083,8 @@ impl<'a> Worker<'a> {
             // Checkmate or stalemate (困毙): either way the side to move loses.
             return mated_in(ply);
         }
-        // A fail high's score is only a bound, and the deeper the search the better it is: pull
-        // it toward beta by depth, so one lucky line does not overstate a whole subtree.
+        // A fail high's score is only a bound, trusted more the deeper the search: pull it
+        // toward beta by depth, so one lucky line does not overstate a whole subtree.
         if best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
             best = (best * depth + beta) / (depth + 1);
         }
@@ -1253,6 +1253,7 @@ impl<'a> Worker<'a> {
         if in_check && legal == 0 {
             return mated_in(ply);
         }
+        // As in the main search: a fail high here is a bound at depth 0.
         if best >= beta && best.abs() < MATE_BOUND {
             best = (3 * best + beta) / 4;
         }
