@@ -3,6 +3,7 @@
 //! bounded.
 
 use crate::board::types::{Color, Move, Piece, Square, SQUARE_NB};
+use crate::search::correction::Correction;
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
@@ -24,6 +25,9 @@ pub struct History {
     continuation: Vec<i16>,
     counter: Vec<Move>,
     killers: [[Move; 2]; MAX_PLY + 2],
+    /// How far searches found the static evaluation off (not move ordering, but learned and
+    /// kept between the searches of a game alike).
+    pub correction: Correction,
 }
 
 impl Default for History {
@@ -40,6 +44,7 @@ impl History {
             continuation: vec![0; CONTINUATION_PLIES * PIECE_TO_NB * PIECE_TO_NB],
             counter: vec![Move::NONE; Piece::NB * SQUARE_NB],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            correction: Correction::new(),
         }
     }
 
@@ -48,6 +53,7 @@ impl History {
         self.butterfly.fill(0);
         self.continuation.fill(0);
         self.counter.fill(Move::NONE);
+        self.correction.clear();
         self.clear_killers();
     }
 

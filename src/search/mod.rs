@@ -1,12 +1,14 @@
 //! The search of one thread: iterative deepening with aspiration windows, principal variation
 //! search, quiescence (captures; evasions when in check), mate-distance pruning, check
 //! extension, null move (verified in sparse endings, where zugzwang is common in xiangqi),
-//! late-move reductions and pruning, futility and reverse futility pruning, history pruning.
+//! late-move reductions and pruning, futility and reverse futility pruning, history pruning;
+//! the static evaluation corrected by what earlier searches found it missed (`correction`).
 //!
 //! No I/O here: the main thread reports through the `Shared::report` callback. Scores are
 //! side-relative; having no legal move loses (checkmate and 困毙 alike). Repeated positions are
 //! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
 
+pub(crate) mod correction;
 pub mod eval;
 pub(crate) mod evaluator;
 pub(crate) mod history;
@@ -613,7 +615,8 @@ impl<'a> Worker<'a> {
         self.frames[0].eval = if self.pos.in_check() {
             -INFINITE
         } else {
-            self.evaluate()
+            let raw = self.evaluate();
+            self.corrected(raw)
         };
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
@@ -717,6 +720,13 @@ impl<'a> Worker<'a> {
     #[inline(always)]
     fn evaluate(&mut self) -> Value {
         self.evaluator.evaluate(&self.pos)
+    }
+
+    /// `raw`, the static evaluation of the current position, corrected by what earlier
+    /// searches found it missed in positions like this one (`correction`), short of a mate.
+    #[inline(always)]
+    fn corrected(&self, raw: Value) -> Value {
+        (raw + self.history.correction.value(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Make a move on the board, keeping the evaluator in step.
@@ -859,12 +869,18 @@ impl<'a> Worker<'a> {
 
         let in_check = self.pos.in_check();
         let us = self.pos.side_to_move();
-        let eval = if in_check {
+        // The hash table keeps the evaluation uncorrected: the correction goes on learning.
+        let raw_eval = if in_check {
             -INFINITE
         } else if let Some(e) = tte {
             e.eval
         } else {
             self.evaluate()
+        };
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.corrected(raw_eval)
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
@@ -1096,12 +1112,25 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         if self.rule_verdicts == verdicts_before {
+            // Learn how far the static evaluation was off, where the score says so: a score
+            // below it that is not a fail high, or above it with a move that earned it. A
+            // capture's gain is the search's, not a misjudged position.
+            let quiet_best = best_move == Move::NONE || !self.pos.is_capture(best_move);
+            if !in_check
+                && quiet_best
+                && best.abs() < MATE_BOUND
+                && ((best < eval && best < beta) || (best > eval && best_move != Move::NONE))
+            {
+                self.history
+                    .correction
+                    .update(&self.pos, best - eval, depth);
+            }
             self.shared.tt.store(
                 key,
                 ply,
                 best_move,
                 best,
-                if in_check { 0 } else { eval },
+                if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             );
@@ -1172,6 +1201,7 @@ impl<'a> Worker<'a> {
         }
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
         let stand_pat;
+        let mut raw_eval = 0;
         let mut best;
         if in_check {
             stand_pat = -INFINITE;
@@ -1183,10 +1213,11 @@ impl<'a> Worker<'a> {
             if self.pos.color_count(us) <= 5 && !has_legal_move(&self.pos) {
                 return mated_in(ply);
             }
-            stand_pat = match tte {
+            raw_eval = match tte {
                 Some(e) => e.eval,
                 None => self.evaluate(),
             };
+            stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 return if stand_pat.abs() < MATE_BOUND {
                     (stand_pat + beta) / 2
@@ -1262,15 +1293,9 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            ply,
-            best_move,
-            best,
-            if in_check { 0 } else { stand_pat },
-            -1,
-            bound,
-        );
+        self.shared
+            .tt
+            .store(key, ply, best_move, best, raw_eval, -1, bound);
         best
     }
 }
