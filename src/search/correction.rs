@@ -6,6 +6,7 @@
 use crate::board::bitboard::Bitboard;
 use crate::board::position::Position;
 use crate::board::types::{Color, PieceKind, Value};
+use crate::search::history::gravity;
 
 /// Entries per table and side to move (a power of two).
 const ENTRIES: usize = 16_384;
@@ -62,7 +63,7 @@ impl Correction {
         let [p, r, b] = indices(pos);
         for e in [&mut self.pawns[p], &mut self.red[r], &mut self.black[b]] {
             let mut v = i32::from(*e);
-            v += bonus - v * bonus.abs() / LIMIT;
+            gravity(&mut v, bonus, LIMIT);
             // Gravity keeps it within ±LIMIT, so it fits.
             *e = v as i16;
         }

@@ -76,7 +76,11 @@ impl History {
     /// Reward (positive) or punish (negative) a quiet move.
     #[inline(always)]
     pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        gravity(&mut self.butterfly[Self::index(color, m)], bonus);
+        gravity(
+            &mut self.butterfly[Self::index(color, m)],
+            bonus,
+            HISTORY_MAX,
+        );
     }
 
     #[inline(always)]
@@ -113,7 +117,7 @@ impl History {
             if let Some(e) = *e {
                 let v = &mut self.continuation[Self::continuation_index(back, e, now)];
                 let mut wide = i32::from(*v);
-                gravity(&mut wide, bonus);
+                gravity(&mut wide, bonus, HISTORY_MAX);
                 // Within ±HISTORY_MAX (gravity's bound), so it fits.
                 *v = wide as i16;
             }
@@ -157,12 +161,12 @@ impl History {
     }
 }
 
-/// The gravity update: `bonus` moves `e` toward ±`HISTORY_MAX` the less the closer it is, so
-/// `e` stays within the bounds.
+/// The gravity update: `bonus` moves `e` toward ±`max` the less the closer it is, so `e` stays
+/// within the bounds.
 #[inline(always)]
-fn gravity(e: &mut i32, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+pub(crate) fn gravity(e: &mut i32, bonus: i32, max: i32) {
+    let bonus = bonus.clamp(-max, max);
+    *e += bonus - *e * bonus.abs() / max;
 }
 
 /// Number of (piece, point) pairs.
