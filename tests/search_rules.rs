@@ -111,3 +111,33 @@ fn contempt_scores_a_draw_below_zero_for_the_side_to_play() {
     let (_, score) = search_with_contempt(RuleSet::Draw, &moves, 10, -40);
     assert_eq!(score, 40);
 }
+
+#[test]
+fn a_repetition_on_the_last_ply_before_the_natural_limit_is_judged_as_a_repetition() {
+    // The chase of the cycle above, with the FEN's counter set so that Red's a2b2, the third
+    // occurrence, is also the 120th ply without a capture. The referee judges the repetition
+    // before the limit (`rules::adjudicate`): Black's perpetual chase loses, not a draw.
+    let fen = "1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - 110 1";
+    let moves = [
+        "b9a9", "a2b2", "a9b9", "b2a2", "b9a9", "a2b2", "a9b9", "b2a2", "b9a9",
+    ];
+    let mut e = Engine::new();
+    e.set_hash_mb(16).unwrap();
+    e.set_position(Some(fen), &moves).unwrap();
+    let mut pos = chuhan::board::position::Position::from_fen(fen).unwrap();
+    for m in moves.iter().chain(&["a2b2"]) {
+        let m = pos.parse_move(m).unwrap();
+        pos.make_move(m);
+    }
+    assert!(chuhan::rules::natural_limit_reached(&pos));
+    let ruling = chuhan::rules::adjudicate(&pos, RuleSet::Chinese).unwrap();
+    assert!(ruling.reason.contains("chase"), "{}", ruling.reason);
+
+    let result = e.search_sync(Limits {
+        depth: Some(8),
+        ..Limits::default()
+    });
+    assert_eq!(result.best.unwrap().to_string(), "a2b2");
+    let score = result.score.unwrap();
+    assert!(score >= MATE_BOUND, "{score}");
+}

@@ -824,16 +824,17 @@ impl<'a> Worker<'a> {
         if self.stopped() {
             return 0;
         }
-        // The natural limit (checks beyond ten per side do not count); a mate on the last ply
-        // still wins.
+        // Repetition first, then the natural limit (checks beyond ten per side do not count),
+        // in the referee's order (`rules::adjudicate`): a forbidden cycle completed on the last
+        // ply still loses, and a mate there still wins.
+        if let Some(score) = self.repetition_score(ply) {
+            return score;
+        }
         if self.pos.rule60() >= 120
             && rules::natural_limit_reached(&self.pos)
             && has_legal_move(&self.pos)
         {
             return self.draw_score();
-        }
-        if let Some(score) = self.repetition_score(ply) {
-            return score;
         }
         if ply >= MAX_PLY - 2 {
             return if self.pos.in_check() {
