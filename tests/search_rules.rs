@@ -4,6 +4,7 @@
 //! The geometry (from the rules data, con-004): the red rook checks the black king from d1/e1
 //! while the red king on f0 guards the f-file; the black king can only shuffle d9/e9.
 
+use chuhan::board::position::Position;
 use chuhan::board::types::{Move, Value, MATE_BOUND};
 use chuhan::engine::Engine;
 use chuhan::rules::RuleSet;
@@ -76,23 +77,32 @@ fn the_checked_side_keeps_a_cycle_its_opponent_must_break() {
     assert_eq!(score, 0);
 }
 
-#[test]
-fn the_chased_side_keeps_fleeing_when_the_chaser_must_stop() {
-    // The black rook chases the unprotected red cannon between a2 and b2 (长捉); fleeing along
-    // the cycle is Red's best, since Black must be the one to break it.
-    let fen = "1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - 0 1";
-    let moves = [
-        "b9a9", "a2b2", "a9b9", "b2a2", "b9a9", "a2b2", "a9b9", "b2a2", "b9a9",
-    ];
+/// The black rook chases the unprotected red cannon between a2 and b2 (长捉), from a FEN whose
+/// capture-free counter is `counter`; the moves leave Red to play a2b2, the third occurrence.
+fn chase_fen(counter: u32) -> String {
+    format!("1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - {counter} 1")
+}
+const CHASE: [&str; 9] = [
+    "b9a9", "a2b2", "a9b9", "b2a2", "b9a9", "a2b2", "a9b9", "b2a2", "b9a9",
+];
+
+/// The best move and score of a search of the chase to `depth`.
+fn search_chase(counter: u32, depth: u32) -> (Move, Value) {
     let mut e = Engine::new();
     e.set_hash_mb(16).unwrap();
-    e.set_position(Some(fen), &moves).unwrap();
+    e.set_position(Some(&chase_fen(counter)), &CHASE).unwrap();
     let result = e.search_sync(Limits {
-        depth: Some(8),
+        depth: Some(depth),
         ..Limits::default()
     });
-    assert_eq!(result.best.unwrap().to_string(), "a2b2");
-    let score = result.score.unwrap();
+    (result.best.unwrap(), result.score.unwrap())
+}
+
+#[test]
+fn the_chased_side_keeps_fleeing_when_the_chaser_must_stop() {
+    // Fleeing along the cycle is Red's best, since Black must be the one to break it.
+    let (best, score) = search_chase(0, 8);
+    assert_eq!(best.to_string(), "a2b2");
     assert!(score >= MATE_BOUND, "{score}");
 }
 
@@ -114,18 +124,12 @@ fn contempt_scores_a_draw_below_zero_for_the_side_to_play() {
 
 #[test]
 fn a_repetition_on_the_last_ply_before_the_natural_limit_is_judged_as_a_repetition() {
-    // The chase of the cycle above, with the FEN's counter set so that Red's a2b2, the third
-    // occurrence, is also the 120th ply without a capture. The referee judges the repetition
-    // before the limit (`rules::adjudicate`): Black's perpetual chase loses, not a draw.
-    let fen = "1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - 110 1";
-    let moves = [
-        "b9a9", "a2b2", "a9b9", "b2a2", "b9a9", "a2b2", "a9b9", "b2a2", "b9a9",
-    ];
-    let mut e = Engine::new();
-    e.set_hash_mb(16).unwrap();
-    e.set_position(Some(fen), &moves).unwrap();
-    let mut pos = chuhan::board::position::Position::from_fen(fen).unwrap();
-    for m in moves.iter().chain(&["a2b2"]) {
+    // The chase with the FEN's counter set so that Red's a2b2, the third occurrence, is also the
+    // 120th ply without a capture. The referee judges the repetition before the limit
+    // (`rules::adjudicate`): Black's perpetual chase loses, not a draw.
+    let fen = chase_fen(110);
+    let mut pos = Position::from_fen(&fen).unwrap();
+    for m in CHASE.iter().chain(&["a2b2"]) {
         let m = pos.parse_move(m).unwrap();
         pos.make_move(m);
     }
@@ -133,11 +137,7 @@ fn a_repetition_on_the_last_ply_before_the_natural_limit_is_judged_as_a_repetiti
     let ruling = chuhan::rules::adjudicate(&pos, RuleSet::Chinese).unwrap();
     assert!(ruling.reason.contains("chase"), "{}", ruling.reason);
 
-    let result = e.search_sync(Limits {
-        depth: Some(8),
-        ..Limits::default()
-    });
-    assert_eq!(result.best.unwrap().to_string(), "a2b2");
-    let score = result.score.unwrap();
+    let (best, score) = search_chase(110, 8);
+    assert_eq!(best.to_string(), "a2b2");
     assert!(score >= MATE_BOUND, "{score}");
 }
