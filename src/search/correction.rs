@@ -12,8 +12,8 @@ use crate::search::history::gravity;
 const ENTRIES: usize = 16_384;
 /// Bound of an entry; an update moves it at most a quarter of the way.
 const LIMIT: i32 = 1024;
-/// An entry of `LIMIT` in every table corrects by `3 · LIMIT / SCALE` = 128 centipawns.
-const SCALE: i32 = 24;
+/// An entry of `LIMIT` in every table corrects by `3 · LIMIT / SCALE` = 192 centipawns.
+const SCALE: i32 = 16;
 
 /// The tables of one search thread.
 pub struct Correction {
