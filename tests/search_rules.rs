@@ -77,14 +77,16 @@ fn the_checked_side_keeps_a_cycle_its_opponent_must_break() {
     assert_eq!(score, 0);
 }
 
-/// The black rook chases the unprotected red cannon between a2 and b2 (长捉), from a FEN whose
-/// capture-free counter is `counter`; the moves leave Red to play a2b2, the third occurrence.
-fn chase_fen(counter: u32) -> String {
-    format!("1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - {counter} 1")
-}
+/// The black rook chases the unprotected red cannon between a2 and b2 (长捉); after these
+/// moves from `chase_fen`, Red's a2b2 would be the third occurrence.
 const CHASE: [&str; 9] = [
     "b9a9", "a2b2", "a9b9", "b2a2", "b9a9", "a2b2", "a9b9", "b2a2", "b9a9",
 ];
+
+/// Where `CHASE` starts, with the capture-free counter at `counter`.
+fn chase_fen(counter: u32) -> String {
+    format!("1r3k3/9/9/9/9/9/9/C8/9/4K4 b - - {counter} 1")
+}
 
 /// The best move and score of a search of the chase to `depth`.
 fn search_chase(counter: u32, depth: u32) -> (Move, Value) {
