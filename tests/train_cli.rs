@@ -252,6 +252,25 @@ fn runs_repeat_exactly_and_a_resumed_run_ends_where_an_uninterrupted_one_does() 
 }
 
 #[test]
+fn a_run_started_from_a_network_starts_where_that_network_is() {
+    let dir = scratch("train-cli-init");
+    let data = dir.join("material.bin");
+    material_file(&data, 5, 3_000);
+    let first = train(&data, &dir.join("a"), 2, &[]);
+    let net = dir.join("a").join("epoch-2.nnue");
+    let warm = train(&data, &dir.join("b"), 1, &["--init", text(&net)]);
+    let cold = val_losses(&first);
+    let warm = val_losses(&warm);
+    // The warm start's epoch 0 is the first run's last network (within its quantisation),
+    // far from a random start.
+    assert!(
+        (warm[0] - cold[2]).abs() <= 0.1 * cold[2] && warm[0] < 0.5 * cold[0],
+        "cold {cold:?}, warm {warm:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_input_is_refused_with_a_message() {
     let dir = scratch("train-cli-bad");
     let good = dir.join("good.bin");
@@ -364,6 +383,27 @@ fn bad_input_is_refused_with_a_message() {
                 text(&good),
             ],
             "not a Chuhan training checkpoint",
+        ),
+        (
+            vec!["train", "--out", f, "--init", text(&missing), text(&good)],
+            "cannot read network file",
+        ),
+        (
+            vec!["train", "--out", f, "--init", c, text(&good)],
+            "is not a Chuhan network",
+        ),
+        (
+            vec![
+                "train",
+                "--out",
+                f,
+                "--init",
+                text(&nnue),
+                "--resume",
+                c,
+                text(&good),
+            ],
+            "give one of them",
         ),
     ];
     for (args, want) in cases {

@@ -23,6 +23,8 @@ pub mod trainer;
 pub mod weights;
 
 use crate::board::rng::{splitmix64, Rng};
+use crate::search::nnue::float::FloatNetwork;
+use crate::search::nnue::Network;
 use crate::tools::datagen::files::Output;
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, DataId, Recipe};
@@ -48,6 +50,8 @@ pub const USAGE: &str = "usage: chuhan train --out DIR [options] FILE...
                      0 to under 1 (default 0.01)
   --seed S           seed of the starting weights and of each epoch's order (default 1)
   --threads N        1..32 (default: all cores); the weights do not depend on it
+  --init NET         start from the weights of a network file (e.g. the shipped one, to
+                     fine-tune it on new data) instead of random ones; not with --resume
   --resume FILE      continue from a checkpoint, on the same files: the run ends with the
                      weights an uninterrupted one has; the settings are the checkpoint's";
 
@@ -73,6 +77,8 @@ struct Request {
     epochs: u32,
     threads: usize,
     resume: Option<PathBuf>,
+    /// A network file whose weights start the run (`--init`).
+    init: Option<PathBuf>,
     /// The recipe options given, each with its text, on top of the defaults or the checkpoint.
     given: Vec<(&'static str, String)>,
 }
@@ -129,6 +135,7 @@ fn parse(args: &[String]) -> Result<Request> {
         epochs: 10,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(SLICES)),
         resume: None,
+        init: None,
         given: Vec::new(),
     };
     let mut out = None;
@@ -149,6 +156,7 @@ fn parse(args: &[String]) -> Result<Request> {
                 r.threads = number_in(name, value, |t: &usize| (1..=SLICES).contains(t))?
             }
             "--resume" => r.resume = Some(PathBuf::from(value)),
+            "--init" => r.init = Some(PathBuf::from(value)),
             _ => {
                 let name = RECIPE_OPTIONS
                     .into_iter()
@@ -164,6 +172,9 @@ fn parse(args: &[String]) -> Result<Request> {
     r.out = out.with_context(|| format!("train needs --out DIR\n{USAGE}"))?;
     if r.files.is_empty() {
         bail!("train needs at least one record file\n{USAGE}");
+    }
+    if r.init.is_some() && r.resume.is_some() {
+        bail!("--init starts a run and --resume continues one: give one of them\n{USAGE}");
     }
     Ok(r)
 }
@@ -221,6 +232,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
         None => None,
     };
     let recipe = recipe(&request, resumed.as_ref())?;
+    let init = match &request.init {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("cannot read network file '{}'", path.display()))?;
+            let net = Network::from_bytes(&bytes)
+                .map_err(|e| anyhow::anyhow!("network file '{}' {e}", path.display()))?;
+            Some(FloatNetwork::from_quantised(&net))
+        }
+        None => None,
+    };
     let done = resumed.as_ref().map_or(0, |c| c.epochs);
     if request.epochs <= done {
         bail!(
@@ -280,7 +301,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
     let mut trainer = match resumed {
         Some(c) => Trainer::new(c.net, c.adam, request.threads),
         None => Trainer::new(
-            weights::initial(recipe.seed),
+            init.unwrap_or_else(|| weights::initial(recipe.seed)),
             adam::Adam::default(),
             request.threads,
         ),
