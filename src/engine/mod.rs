@@ -343,6 +343,12 @@ impl Engine {
         self.options.search.threads = n.clamp(1, MAX_THREADS);
     }
 
+    /// The static evaluation of the current position for the side to move, as the search
+    /// evaluates it (see [`SearchSettings::static_eval`]).
+    pub fn static_eval(&self) -> crate::board::types::Value {
+        self.options.search.static_eval(&self.pos)
+    }
+
     /// Evaluate with the network (`true`) or the classical tables (`false`).
     pub fn set_use_network(&mut self, on: bool) {
         self.change_evaluation(|s| s.use_network = on);

@@ -15,6 +15,7 @@ use crate::board::position::Position;
 use crate::board::types::{Color, Piece, PieceKind, Square, Value, SQUARE_NB};
 use once_cell::sync::Lazy;
 
+pub mod endgame;
 mod params;
 pub use params::Params;
 
@@ -211,16 +212,12 @@ fn evaluate_any_cpu(pos: &Position, t: &Tables, psq: Score) -> Value {
     let mg = score.0;
     let eg = score.1;
     let blended = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
-    let scaled = blended
-        * draw_scale(
-            pos,
-            if blended > 0 {
-                Color::Red
-            } else {
-                Color::Black
-            },
-        )
-        / 64;
+    let strong = if blended > 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    let scaled = blended * endgame::scale(pos, strong) / endgame::FULL;
     let v = if pos.side_to_move() == Color::Red {
         scaled
     } else {
@@ -295,28 +292,6 @@ fn side_score(pos: &Position, t: &Tables, us: Color) -> Score {
         4 - (pos.count(us, PieceKind::Advisor) + pos.count(us, PieceKind::Elephant)) as i32;
     s += p.missing_defender * (missing * attackers.count() as i32);
     s
-}
-
-/// Scale (out of 64) for the side that is ahead: endings it cannot win score near a draw.
-#[inline(always)]
-fn draw_scale(pos: &Position, strong: Color) -> i32 {
-    let weak = strong.flip();
-    let pawns = pos.count(strong, PieceKind::Pawn);
-    let rooks = pos.count(strong, PieceKind::Rook);
-    let horses = pos.count(strong, PieceKind::Horse);
-    let cannons = pos.count(strong, PieceKind::Cannon);
-    let defenders = |c: Color| pos.count(c, PieceKind::Advisor) + pos.count(c, PieceKind::Elephant);
-    if rooks + horses + cannons + pawns == 0 {
-        return 0; // nothing can ever give mate
-    }
-    if rooks + horses + pawns == 0 && cannons == 1 {
-        // A lone cannon needs a screen it cannot provide itself.
-        return if defenders(strong) == 0 { 4 } else { 24 };
-    }
-    if rooks == 1 && horses + cannons + pawns == 0 && defenders(weak) == 4 {
-        return 16; // rook against a full defence is a known draw
-    }
-    64
 }
 
 #[cfg(test)]

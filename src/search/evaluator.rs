@@ -4,7 +4,7 @@
 
 use crate::board::position::Position;
 use crate::board::types::Value;
-use crate::search::eval::{evaluate_with_psq, Score, Tables};
+use crate::search::eval::{endgame, evaluate_with_psq, Score, Tables};
 use crate::search::nnue::{Accumulator, AccumulatorStack, Network};
 
 /// The classical evaluation's [`Tables::psq_sum`] at each ply of the line.
@@ -119,7 +119,13 @@ impl<'a> Evaluator<'a> {
                     "accumulators out of step at {}",
                     pos.to_fen()
                 );
-                stack.evaluate(pos)
+                let v = stack.evaluate(pos);
+                let strong = if v > 0 {
+                    pos.side_to_move()
+                } else {
+                    pos.side_to_move().flip()
+                };
+                v * endgame::scale(pos, strong) / endgame::FULL
             }
             Evaluator::Classical(stack) => stack.evaluate(pos),
         }

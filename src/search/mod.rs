@@ -227,6 +227,12 @@ impl SearchSettings {
         }
     }
 
+    /// The static evaluation of `pos` for the side to move, as the search evaluates it (the
+    /// network or the classical tables, with the endgame scale; no search, no correction).
+    pub fn static_eval(&self, pos: &Position) -> Value {
+        Evaluator::new(self.evaluating_network(), self.tables(), pos).evaluate(pos)
+    }
+
     /// The classical evaluation, with the tables in force and no network.
     pub fn classical(self) -> SearchSettings {
         SearchSettings {
