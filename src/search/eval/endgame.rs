@@ -18,10 +18,10 @@ use crate::board::types::{Color, PieceKind};
 /// The scale that leaves an evaluation as it is.
 pub const FULL: i32 = 64;
 
-/// The scale of a theoretical draw: the advantage shrinks to an eighth, so the side ahead still
+/// The scale of a theoretical draw: the advantage shrinks to a thirty-second, so the side ahead still
 /// prefers its extra material (a draw it might yet win against a weak defence) to nothing,
 /// but any real winning chance elsewhere scores higher.
-const DRAWN: i32 = 4;
+const DRAWN: i32 = 2;
 
 /// The scale of an ending that is hard to win, mostly a draw (the sources' 难胜): the defence
 /// holds if it plays well.
@@ -29,7 +29,7 @@ const HARD: i32 = 12;
 
 /// The scale of an ending that cannot be won by any play, such as a lone cannon against a
 /// bare king: a sliver of the advantage, so the side ahead keeps its pieces all the same.
-const DEAD: i32 = 2;
+const DEAD: i32 = 1;
 
 /// One side's material as endgame theory counts it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
