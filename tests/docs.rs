@@ -1,7 +1,8 @@
 //! The documentation checked against what it describes: the README's option table against the
 //! option table in the code (`protocol::options::TABLE`), the data files of measured ideas
 //! (`docs/screens.tsv`, `docs/series.tsv`) row by row, every relative link of the README and
-//! `docs/` (file and heading), and the README's length (a front door, not a log).
+//! `docs/` (file and heading) and every repository path they name, and the README's length (a
+//! front door, not a log).
 
 use chuhan::protocol::options::{Kind, EMPTY, TABLE};
 use std::collections::{BTreeMap, BTreeSet};
@@ -405,6 +406,48 @@ fn links_in_the_readme_and_docs_resolve() {
         broken.is_empty(),
         "broken links:\n  {}",
         broken.join("\n  ")
+    );
+}
+
+/// The folders of the repository a path written in the docs starts with.
+const TREE: [&str; 9] = [
+    "src/",
+    "tests/",
+    "scripts/",
+    "book/",
+    "nets/",
+    "examples/",
+    "benches/",
+    "docs/",
+    ".ci/",
+];
+
+#[test]
+fn paths_named_in_the_readme_and_docs_exist() {
+    // A file moved in the code must move in the docs too: every path in a code span that
+    // starts in one of the repository's folders names a file or folder that exists (an
+    // example may be named without its `.rs`).
+    let mut missing = Vec::new();
+    for file in markdown_files() {
+        let text = read(&file);
+        let spans = prose_lines(&text)
+            .into_iter()
+            .flat_map(|line| line.split('`').skip(1).step_by(2));
+        for span in spans.filter(|s| TREE.iter().any(|t| s.starts_with(t))) {
+            if span.contains(char::is_whitespace) || span.contains('*') {
+                continue;
+            }
+            let path = root().join(span);
+            if !path.exists() && !path.with_extension("rs").exists() {
+                let name = file.strip_prefix(root()).unwrap().display().to_string();
+                missing.push(format!("{name}: `{span}`"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "paths that do not exist:\n  {}",
+        missing.join("\n  ")
     );
 }
 
