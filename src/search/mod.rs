@@ -142,7 +142,7 @@ impl SearchFeatures {
         check_extension: true,
         aspiration: true,
         // Off: self-play without it scored +64 ± 51 (8 000 nodes) and +20 ± 48 (16 000); on
-        // from depth 4 it scored −16.6 ± 19.0 in 587 games at 2 s + 0.02 s (README).
+        // from depth 4 it scored −16.6 ± 19.0 in 587 games at 2 s + 0.02 s (`docs/screens.tsv`).
         iir: false,
         qsearch_see: true,
         see_ordering: true,

@@ -22,7 +22,7 @@ use eleeye::EleeyeBook;
 use lines::LinesBook;
 use std::path::Path;
 
-/// The book compiled into the binary, built by `chuhan book build` (see the README).
+/// The book compiled into the binary, built by `chuhan book build` (see `docs/book.md`).
 const BUILT_IN: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/book/chuhan.book"));
 
 /// A book file that cannot be used, or a part of one.

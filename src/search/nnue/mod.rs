@@ -22,7 +22,7 @@
 //! copy compiled for it, the only `unsafe` being the two calls made after detecting AVX2.
 //!
 //! The engine ships one network, compiled into the binary from `nets/default.nnue`
-//! ([`built_in`]); the README's "The shipped network" gives the recipe that rebuilt it.
+//! ([`built_in`]); "The shipped network" in `docs/nnue.md` gives the recipe that rebuilt it.
 
 pub mod accumulator;
 pub mod features;

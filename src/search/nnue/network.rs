@@ -18,7 +18,9 @@
 //!
 //! 646 692 bytes in all (`FILE_LEN`). Loading refuses a file with another magic, version or
 //! architecture number, a truncated or overlong one, and weights the integer inference could
-//! overflow with (see `Network::from_parts`).
+//! overflow with (see `Network::from_parts`). The weights are the float network's
+//! (`float::FloatNetwork`) times their scales, rounded to nearest: QA for the feature weights
+//! and biases, QB for the output weights, QA · QB for the output bias.
 
 use super::accumulator::Accumulator;
 use super::features::{INPUTS, MAX_ACTIVE};

@@ -17,6 +17,9 @@
 //!
 //! The record keeps the board and the side to move, not the move counters or the history:
 //! a decoded position has the FEN of the original with `- - 0 1` counters.
+//!
+//! In numpy: `np.dtype([("occ", "u1", 12), ("pieces", "u1", 16), ("score", "<i2"), ("result",
+//! "u1"), ("stm", "u1")])`.
 
 use crate::board::bitboard::Bitboard;
 use crate::board::position::Position;

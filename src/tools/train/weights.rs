@@ -48,8 +48,8 @@ pub const OUT_BIAS_LIMIT: f32 = (OUT_BIAS_LIMIT_Q / (QA * QB) as i64) as f32;
 ///   small (about ±0.3, ±120 centipawns), so the first steps learn rather than unlearn.
 ///
 /// From there a first epoch learns material: after one epoch over the round-1 datagen files
-/// (README), the start position with a rook, horse or cannon removed scores +1 038, +350 and
-/// +315 centipawns for the side with it, -776 with the rook removed on the other side.
+/// (`docs/nnue.md`), the start position with a rook, horse or cannon removed scores +1 038,
+/// +350 and +315 centipawns for the side with it, -776 with the rook removed on the other side.
 pub fn initial(seed: u64) -> FloatNetwork {
     let mut rng = Rng::new(seed);
     let mut uniform = |r: f32| ((rng.unit() * 2.0 - 1.0) as f32) * r;
