@@ -115,7 +115,7 @@ step "copying the working tree into $root/build/src"
 rm -rf "$root/build/src"
 mkdir -p "$root/build/src"
 (cd "$repo" && git ls-files -z -c -o --exclude-standard |
-    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done |
     tar --null -T - -cf -) | tar -xf - -C "$root/build/src"
 
 step "cargo build --release (Linux, the reference)"
