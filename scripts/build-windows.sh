@@ -119,7 +119,7 @@ mkdir -p "$root/build/src"
     tar --null -T - -cf -) | tar -xf - -C "$root/build/src"
 
 step "cargo build --release (Linux, the reference)"
-in_root "cd /build/src && cargo build --release --locked --quiet"
+in_root "cd /build/src && cargo build --release --locked --quiet --bin chuhan"
 
 step "cargo build --release --target $target"
 build_start=$(date +%s)
@@ -129,10 +129,10 @@ in_root "
     export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS='-C target-feature=+crt-static'
     if [ -d \"\$(rustc --print sysroot)/lib/rustlib/$target/lib\" ]; then
         echo 'std for $target: the prebuilt one'
-        cargo build --release --locked --quiet --target $target
+        cargo build --release --locked --quiet --bin chuhan --target $target
     else
         echo 'std for $target: built from rust-src (-Zbuild-std)'
-        RUSTC_BOOTSTRAP=1 cargo build --release --locked --quiet --target $target \
+        RUSTC_BOOTSTRAP=1 cargo build --release --locked --quiet --bin chuhan --target $target \
             -Zbuild-std=std,panic_abort
     fi"
 build_secs=$(($(date +%s) - build_start))

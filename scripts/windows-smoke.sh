@@ -27,6 +27,9 @@ for f in "$exe" "$linux"; do
     [ -f "$f" ] || { echo "windows smoke: no file '$f'" >&2; exit 2; }
 done
 command -v wine >/dev/null || { echo "windows smoke: wine is not installed" >&2; exit 2; }
+# Debian keeps wineserver off the PATH, in the multiarch library folder.
+wineserver=$(command -v wineserver || find /usr/lib -path '*/wine/wineserver' 2>/dev/null | head -n 1)
+[ -n "$wineserver" ] || { echo "windows smoke: no wineserver found" >&2; exit 2; }
 
 export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export WINEPREFIX=${WINEPREFIX:-$(mktemp -d)/wine}
@@ -39,7 +42,7 @@ fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
     start=$(date +%s)
     wineboot --init >/dev/null 2>&1
-    wineserver --wait
+    "$wineserver" --wait
     echo "wine prefix made in $(($(date +%s) - start)) s ($WINEPREFIX)"
 fi
 
@@ -111,8 +114,10 @@ if [ -n "$net_line" ] && [ "$book_refused" = 0 ] && [ -n "$missing" ] &&
     grep -q '^bestmove ' "$work/files.out" && [ ! -s "$work/files.err" ]; then
     ok "Windows paths with spaces: BookFile and EvalFile loaded; a missing file: ${missing#info string }"
 else
-    fail "Windows paths with spaces:"
-    cat "$work/files.out" "$work/files.err" | head -20
+    fail "Windows paths with spaces: net '$net_line', book refused $book_refused times," \
+        "missing '$missing', bestmove $(grep -c '^bestmove ' "$work/files.out")"
+    grep -v '^option \|^id ' "$work/files.out" | head -20
+    echo "stderr: $(head -c 300 "$work/files.err")"
 fi
 
 # Two games, Linux against Windows, by the match runner, the .exe run through Wine.
@@ -131,7 +136,7 @@ else
     tail -20 "$work/match.out"
 fi
 
-wineserver --kill 2>/dev/null
+"$wineserver" --kill 2>/dev/null
 if [ "$failures" -gt 0 ]; then
     echo "windows smoke: $failures check(s) failed"
     exit 1
