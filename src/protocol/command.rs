@@ -1,7 +1,8 @@
 //! Text → [`Command`]: one parser for both dialects and the variants GUIs really send.
 //!
 //! Tolerance is the rule: command words are matched case-insensitively, `\r` and repeated
-//! spaces are ignored, a position may come with or without the `position` keyword, `setoption`
+//! spaces are ignored (but an option's value is kept as written: a file path may hold two
+//! spaces in a row), a position may come with or without the `position` keyword, `setoption`
 //! may use the UCCI form (`setoption hashsize 64`) or the UCI form (`setoption name Hash value
 //! 64`), and `go` takes the union of both dialects' words in any order. What cannot be
 //! understood in a `go` is collected in [`GoParams::problems`] (the search still runs, since the
@@ -76,7 +77,8 @@ pub enum Command {
     SetOption {
         /// Option name.
         name: String,
-        /// Value, if any (buttons have none).
+        /// Value, if any (buttons have none): the line's text as written, inner spaces kept
+        /// (a file path may hold two in a row), `\r` and the spaces around it dropped.
         value: Option<String>,
     },
     /// `position …`, or the same without the `position` keyword.
@@ -155,7 +157,7 @@ impl FromStr for Command {
             "uci" => Command::Uci,
             "ucci" => Command::Ucci,
             "isready" => Command::IsReady,
-            "setoption" => parse_setoption(rest)?,
+            "setoption" => parse_setoption(line)?,
             "position" => Command::Position(parse_position("position", rest)?),
             // UCI-cyclone and some UCCI GUIs leave out the `position` keyword.
             "fen" | "startpos" => Command::Position(parse_position("position", &words)?),
@@ -179,12 +181,17 @@ impl FromStr for Command {
     }
 }
 
-/// `setoption name <Name …> [value <v …>]` or `setoption <name> [<v …>]`.
-fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+/// `setoption name <Name …> [value <v …>]` or `setoption <name> [<v …>]`, from the whole line
+/// (its first word is `setoption`).
+fn parse_setoption(line: &str) -> Result<Command, CommandError> {
     let missing = CommandError::Missing {
         command: "setoption",
         what: "an option name",
     };
+    let spans = word_spans(line);
+    let words: Vec<&str> = spans.iter().skip(1).map(|&(a, b)| &line[a..b]).collect();
+    // The value is the text from its first word to the end of the line, as the GUI wrote it.
+    let value_from = |i: usize| spans.get(i + 1).map(|&(a, _)| line[a..].trim().to_string());
     let (name, value) = if words
         .first()
         .is_some_and(|w| w.eq_ignore_ascii_case("name"))
@@ -192,19 +199,19 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
         let rest = &words[1..];
         let split = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
         match split {
-            Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+            Some(i) => (rest[..i].join(" "), value_from(i + 2)),
             None => (rest.join(" "), None),
         }
     } else {
-        let Some((name, rest)) = words.split_first() else {
+        let Some(name) = words.first() else {
             return Err(missing);
         };
         // A few GUIs write `setoption hashsize value 64`.
-        let rest = match rest.first() {
-            Some(w) if w.eq_ignore_ascii_case("value") => &rest[1..],
-            _ => rest,
+        let first = match words.get(1) {
+            Some(w) if w.eq_ignore_ascii_case("value") => 2,
+            _ => 1,
         };
-        (name.to_string(), (!rest.is_empty()).then(|| rest.join(" ")))
+        (name.to_string(), value_from(first))
     };
     if name.is_empty() {
         return Err(missing);
@@ -213,6 +220,26 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
         name,
         value: value.filter(|v| !v.is_empty()),
     })
+}
+
+/// The byte ranges of `line`'s words (runs of non-whitespace), in order.
+fn word_spans(line: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(a)) => {
+                spans.push((a, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(a) = start {
+        spans.push((a, line.len()));
+    }
+    spans
 }
 
 /// `startpos [moves …]`, `fen <fields…> [moves …]`, or a bare FEN (a word with `/`), split by
@@ -482,6 +509,28 @@ mod tests {
             opt("hashsize", Some("16"))
         );
         assert_eq!(parse("setoption name Ponder value"), opt("Ponder", None));
+    }
+
+    #[test]
+    fn setoption_values_keep_their_spacing() {
+        let opt = |n: &str, v: &str| Command::SetOption {
+            name: n.into(),
+            value: Some(v.into()),
+        };
+        // A Windows GUI's file dialog: backslashes, two spaces in a row, CRLF.
+        assert_eq!(
+            parse("setoption name BookFile value C:\\My  Books\\a b.obk \r\n"),
+            opt("BookFile", "C:\\My  Books\\a b.obk")
+        );
+        assert_eq!(
+            parse("setoption  bookfiles\tvalue  D:\\x\ty .dat"),
+            opt("bookfiles", "D:\\x\ty .dat")
+        );
+        assert_eq!(
+            parse("setoption EvalFile /nets/中 国.nnue"),
+            opt("EvalFile", "/nets/中 国.nnue")
+        );
+        assert_eq!(word_spans(" a\u{3000}bc  d\r\n"), [(1, 2), (5, 7), (9, 10)]);
     }
 
     #[test]

@@ -15,6 +15,8 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]... [tc=TC]
                     -engine ... [-engine ...] [options]
+  arg=A                  one argument for cmd, repeatable, passed in order (-each's first):
+                         cmd=wine arg=chuhan.exe runs a Windows engine under Wine
   -each KEY=V ...        applied to every engine (an engine's own keys win)
   -tc 10+0.1 | st=1 | depth=8 | nodes=20000
                          base+increment in seconds; fixed seconds per move; fixed depth; nodes
@@ -316,6 +318,29 @@ mod tests {
         assert_eq!(cfg.settings.adjudication.draw, Some((30, 6, 5)));
         assert_eq!(cfg.notation, Notation::Wxf);
         assert_eq!(cfg.pgn_out, Some(PathBuf::from("out.pgn")));
+    }
+
+    #[test]
+    fn engine_arguments_are_kept_in_order() {
+        // One argument per `arg=`, whole (spaces and `=` included), -each's before the engine's.
+        let line = [
+            "-engine",
+            "cmd=wine",
+            "arg=C:\\Program Files\\chuhan.exe",
+            "arg=--x=1",
+            "-engine",
+            "cmd=/bin/chuhan",
+            "-each",
+            "arg=-v",
+        ];
+        let cfg = parse_args(&line.map(str::to_string)).unwrap();
+        let (a, b) = (&cfg.engines[0], &cfg.engines[1]);
+        assert_eq!((a.cmd.as_str(), a.name.as_str()), ("wine", "wine"));
+        assert_eq!(a.args, ["-v", "C:\\Program Files\\chuhan.exe", "--x=1"]);
+        assert_eq!(
+            (b.cmd.as_str(), b.args.as_slice()),
+            ("/bin/chuhan", &["-v".to_string()][..])
+        );
     }
 
     #[test]
