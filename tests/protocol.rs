@@ -1552,14 +1552,15 @@ fn eval_file_loads_a_network_and_refuses_bad_files() {
 
 #[test]
 fn contempt_counts_in_games_but_not_in_analysis() {
-    // Black to move cannot escape Red's perpetual check (every repetition a draw here): a
-    // draw, which contempt 40 scores -40 for Black when playing, and 0 when analysing.
+    // Black to move cannot escape Red's perpetual check (every repetition a draw here): in
+    // check from d1, Kd9-e9 is its only move. A draw, which contempt 40 scores -40 for Black
+    // when playing, and 0 when analysing.
     let mut s = Session::with("uci");
     s.send("setoption name Repetition Rule value DrawRule");
     s.send("setoption name Contempt value 40");
     s.send(
         "position fen r2k1a3/9/9/9/9/n8/9/9/2R6/5K3 w - - 0 1 moves c1d1 d9e9 d1e1 e9d9 \
-         e1d1 d9e9 d1e1 e9d9 e1d1 d9e9 d1e1",
+         e1d1 d9e9 d1e1 e9d9 e1d1",
     );
     let last_score = |lines: &[String]| {
         lines

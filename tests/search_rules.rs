@@ -2,7 +2,8 @@
 //! keeps up a cycle its opponent must break, and under the `draw` rule set treats both as draws.
 //!
 //! The geometry (from the rules data, con-004): the red rook checks the black king from d1/e1
-//! while the red king on f0 guards the f-file; the black king can only shuffle d9/e9.
+//! while the red king on f0 guards the f-file; the black king can only shuffle d9/e9 (in check
+//! from e1 its advisor could also block, f9e8).
 
 use chuhan::board::position::Position;
 use chuhan::board::types::{Move, Value, MATE_BOUND};
@@ -72,9 +73,11 @@ fn the_checked_side_keeps_a_cycle_its_opponent_must_break() {
     let (best, score) = search(RuleSet::Chinese, &moves, 8);
     assert_eq!(best.to_string(), "e9d9");
     assert!(score >= MATE_BOUND, "{score}");
-    // With every repetition a draw, Red's perpetual check holds the draw whatever Black does.
-    let (_, score) = search(RuleSet::Draw, &moves, 8);
-    assert_eq!(score, 0);
+    // With every repetition a draw, Red's perpetual check holds the draw: Black, in check from
+    // d1 one ply earlier, has only Kd9-e9 (the advisor cannot block the d-file; from e9 it
+    // could, with f9e8, so that ply is not the one to ask).
+    let (best, score) = search(RuleSet::Draw, &history(2, 1), 8);
+    assert_eq!((best.to_string().as_str(), score), ("d9e9", 0));
 }
 
 /// The black rook chases the unprotected red cannon between a2 and b2 (长捉); after these
@@ -115,9 +118,10 @@ fn contempt_scores_a_draw_below_zero_for_the_side_to_play() {
     let moves = history(2, 0);
     let (best, score) = search_with_contempt(RuleSet::Draw, &moves, 10, 40);
     assert_eq!((best.to_string().as_str(), score), ("e1d1", -40));
-    // Black, ahead, cannot escape Red's perpetual check: the draw it must accept is -contempt
-    // to Black too, since contempt counts against whichever side the engine plays.
-    let (_, score) = search_with_contempt(RuleSet::Draw, &history(2, 3), 8, 40);
+    // Black, ahead, cannot escape Red's perpetual check (in check from d1, Kd9-e9 is its only
+    // move): the draw it must accept is -contempt to Black too, since contempt counts against
+    // whichever side the engine plays.
+    let (_, score) = search_with_contempt(RuleSet::Draw, &history(2, 1), 8, 40);
     assert_eq!(score, -40);
     // A negative contempt makes the draw welcome.
     let (_, score) = search_with_contempt(RuleSet::Draw, &moves, 10, -40);
