@@ -33,6 +33,12 @@ wineserver=$(command -v wineserver || find /usr/lib -path '*/wine/wineserver' 2>
 
 export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 export WINEPREFIX=${WINEPREFIX:-$(mktemp -d)/wine}
+# Without it the Wine process that starts the wineserver writes an error on stderr, which the
+# checks would take for the engine's.
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+    XDG_RUNTIME_DIR=$(mktemp -d)
+    export XDG_RUNTIME_DIR
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -45,6 +51,10 @@ if [ ! -f "$WINEPREFIX/system.reg" ]; then
     "$wineserver" --wait
     echo "wine prefix made in $(($(date +%s) - start)) s ($WINEPREFIX)"
 fi
+
+# One wineserver for the whole test: started afresh by each Wine process, it can take longer
+# on a loaded machine than the match runner waits for a handshake (10 s).
+"$wineserver" --persistent
 
 # One session: the lines of $2 (CRLF ends, as a Windows GUI writes them) to engine $1.
 session() {
