@@ -35,7 +35,8 @@ usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D
   -pgnout FILE           write every game as PGN (appends)
   -notation iccs|wxf     move notation in the PGN (default iccs)
   -event NAME            PGN Event tag (default \"chuhan match\")
-Engines are started once per worker and reused across games; faulty ones are restarted.";
+Engines are started once per worker and reused across games; faulty ones are restarted.
+chuhan match rate [-anchor NAME=RATING] FILE.pgn...   a rating list from PGN files";
 
 fn key_values<'a>(args: &'a [String], i: &mut usize) -> Vec<(&'a str, &'a str)> {
     let mut out = Vec::new();

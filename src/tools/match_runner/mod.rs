@@ -4,8 +4,9 @@
 //!
 //! Files: `cli` (arguments), `engine_process` (spawn, protocol client, timeouts, reaping),
 //! `clock` (time controls), `game` (one game loop), `referee` (move checks and rulings, by
-//! `crate::rules`), `stats` (Elo, error bars, SPRT), `pgn` (writer and reader). Openings come
-//! from `crate::engine::openings`, notation from `crate::board::notation`.
+//! `crate::rules`), `stats` (Elo, error bars, SPRT), `rating` (rating lists of many players and
+//! `chuhan match rate`), `pgn` (writer and reader). Openings come from
+//! `crate::engine::openings`, notation from `crate::board::notation`.
 //!
 //! Data flow: the main thread hands out game numbers; each worker thread owns its engine
 //! processes (started once, reused while healthy), plays the game and sends the record back;
@@ -20,6 +21,7 @@ pub mod clock;
 pub mod engine_process;
 pub mod game;
 pub mod pgn;
+pub mod rating;
 pub mod referee;
 pub mod stats;
 
@@ -521,27 +523,18 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
         .collect();
     let _ = writeln!(out, "Terminations: {}", ends.join(", "));
     if s.names.len() > 2 {
-        let mut points = vec![(0.0f64, 0u64); s.names.len()];
+        // The rating list of `chuhan match rate`, from the same games.
+        let mut table = rating::Crosstable::default();
+        for name in &s.names {
+            table.player(name);
+        }
         for p in &s.pairings {
-            let t = &p.tally;
-            points[p.engines.0].0 += t.points();
-            points[p.engines.0].1 += t.games();
-            points[p.engines.1].0 += t.games() as f64 - t.points();
-            points[p.engines.1].1 += t.games();
+            table.add(p.engines.0, p.engines.1, &p.tally);
         }
-        let mut order: Vec<usize> = (0..s.names.len()).collect();
-        order.sort_by(|&a, &b| points[b].0.total_cmp(&points[a].0));
-        let _ = writeln!(out, "Standings:");
-        for (rank, i) in order.into_iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  {}. {:<20} {:.1}/{}",
-                rank + 1,
-                s.names[i],
-                points[i].0,
-                points[i].1
-            );
-        }
+        let _ = match rating::RatingList::compute(&table, rating::Anchor::Mean) {
+            Ok(list) => write!(out, "{}", list.text()),
+            Err(e) => writeln!(out, "Ratings: {e}"),
+        };
     }
 }
 
