@@ -1,8 +1,11 @@
-//! Tournaments through the built binary: `chuhan match rate` on PGN files, bad input included.
+//! Tournaments through the built binary: `-gauntlet`, `-shard K/N` (two shards play exactly the
+//! games of the whole run), and `chuhan match rate` on PGN files, bad input included.
 
-use std::path::PathBuf;
+use chuhan::tools::match_runner::pgn::{read_pgn, PgnGame};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+const FAKE: &str = env!("CARGO_BIN_EXE_chuhan-fake-engine");
 const CHUHAN: &str = env!("CARGO_BIN_EXE_chuhan");
 
 fn temp_path(name: &str) -> PathBuf {
@@ -25,6 +28,122 @@ fn stdout_of(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     stdout
+}
+
+/// Three fake engines (two pick moves by the position's key, one the first legal move: all
+/// deterministic, so a game replayed is the same game) on two openings, 4 games a pairing,
+/// PGN to `pgn`; the match's output.
+fn fake_tournament(pgn: &Path, extra: &[&str]) -> String {
+    let book = pgn.with_extension("book");
+    std::fs::write(&book, "h2e2 h9g7\nc3c4 c6c5\n").unwrap();
+    let engine = |name: &str, random: bool| {
+        let mut e = vec![
+            "-engine".to_string(),
+            format!("cmd={FAKE}"),
+            format!("name={name}"),
+        ];
+        if random {
+            e.push("arg=--random".to_string());
+        }
+        e
+    };
+    let out = Command::new(CHUHAN)
+        .arg("match")
+        .args(engine("alpha", true))
+        .args(engine("beta", true))
+        .args(engine("gamma", false))
+        .args(["-tc", "depth=1", "-games", "4", "-concurrency", "2"])
+        .args(["-openings", book.to_str().unwrap()])
+        .args(["-pgnout", pgn.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    stdout_of(&out)
+}
+
+fn games(pgn: &Path) -> Vec<PgnGame> {
+    let mut g = read_pgn(&std::fs::read_to_string(pgn).unwrap()).unwrap();
+    g.sort_by_key(|g| g.tag("Round").unwrap().parse::<usize>().unwrap());
+    g
+}
+
+/// What makes a game that game: its number, players, opening, moves and result.
+fn identity(g: &PgnGame) -> (String, String, String, String, String, String) {
+    let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
+    let tag = |k: &str| g.tag(k).unwrap_or("").to_string();
+    (
+        tag("Round"),
+        tag("Red"),
+        tag("Black"),
+        g.fen.clone(),
+        moves.join(" "),
+        tag("Result"),
+    )
+}
+
+#[test]
+fn two_shards_play_exactly_the_games_of_the_whole_run() {
+    let (whole, one, two) = (
+        temp_path("whole.pgn"),
+        temp_path("shard1.pgn"),
+        temp_path("shard2.pgn"),
+    );
+    let whole_out = fake_tournament(&whole, &[]);
+    let out1 = fake_tournament(&one, &["-shard", "1/2"]);
+    let out2 = fake_tournament(&two, &["-shard", "2/2"]);
+    assert!(whole_out.contains("[12/12]"), "{whole_out}");
+    assert!(out1.contains("6 games (shard 1/2 of 12)"), "{out1}");
+    assert!(out1.contains("[6/6]") && !out1.contains("[7/"), "{out1}");
+    assert!(out2.contains("[6/6]") && !out2.contains("[7/"), "{out2}");
+
+    let (whole_pgn, one_pgn, two_pgn) = (whole, one, two);
+    let whole = games(&whole_pgn);
+    let (one, two) = (games(&one_pgn), games(&two_pgn));
+    assert_eq!(whole.len(), 12);
+    let rounds = |gs: &[PgnGame]| -> Vec<String> {
+        gs.iter()
+            .map(|g| g.tag("Round").unwrap().to_string())
+            .collect()
+    };
+    // Pairs p = 0, 2, 4 (games 1-2, 5-6, 9-10) to shard 1, pairs 1, 3, 5 to shard 2.
+    assert_eq!(rounds(&one), ["1", "2", "5", "6", "9", "10"]);
+    assert_eq!(rounds(&two), ["3", "4", "7", "8", "11", "12"]);
+    let mut joined: Vec<_> = one.iter().chain(&two).map(identity).collect();
+    joined.sort_by_key(|g| g.0.parse::<usize>().unwrap());
+    let whole_ids: Vec<_> = whole.iter().map(identity).collect();
+    assert_eq!(joined, whole_ids);
+
+    // Rated together, the shards give the whole run's list, which the round robin also printed.
+    let rate = |files: &[&Path]| {
+        let mut args = vec!["match", "rate"];
+        args.extend(files.iter().map(|p| p.to_str().unwrap()));
+        stdout_of(&chuhan(&args))
+    };
+    let from_whole = rate(&[&whole_pgn]);
+    assert_eq!(rate(&[&one_pgn, &two_pgn]), from_whole);
+    assert!(
+        from_whole.starts_with("Ratings: 3 players, 12 games"),
+        "{from_whole}"
+    );
+    assert!(whole_out.contains(&from_whole), "{whole_out}\n{from_whole}");
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other_only() {
+    let pgn = temp_path("gauntlet.pgn");
+    let out = fake_tournament(&pgn, &["-gauntlet"]);
+    assert!(out.contains("alpha vs beta vs gamma (gauntlet)"), "{out}");
+    assert!(out.contains("[8/8]") && !out.contains("[9/"), "{out}");
+    let gs = games(&pgn);
+    assert_eq!(gs.len(), 8);
+    let with = |name: &str| {
+        gs.iter()
+            .filter(|g| g.tag("Red") == Some(name) || g.tag("Black") == Some(name))
+            .count()
+    };
+    assert_eq!((with("alpha"), with("beta"), with("gamma")), (8, 4, 4));
+    // The list still rates beta against gamma, through alpha.
+    assert!(out.contains("Ratings: 3 players, 8 games"), "{out}");
 }
 
 /// A PGN file of `n` games, Red `red` against Black `black`, each with `result`.
@@ -127,6 +246,18 @@ fn bad_input_is_a_message_and_a_failure() {
             "the anchor 'z'",
         ),
         (vec!["match", "rate", good, "-anchor"], "-anchor needs"),
+        (
+            vec![
+                "match", "-engine", "cmd=x", "-engine", "cmd=y", "-shard", "0/2",
+            ],
+            "bad -shard '0/2'",
+        ),
+        (
+            vec![
+                "match", "-engine", "cmd=x", "-engine", "cmd=y", "-shard", "3/2",
+            ],
+            "bad -shard '3/2'",
+        ),
     ];
     for (args, why) in cases {
         let out = chuhan(&args);
