@@ -32,7 +32,9 @@ fn stdout_of(out: &Output) -> String {
 
 /// Three fake engines (two pick moves by the position's key, one the first legal move: all
 /// deterministic, so a game replayed is the same game) on two openings, 4 games a pairing,
-/// PGN to `pgn`; the match's output.
+/// PGN to `pgn`; the match's output. Beta, driven by UCI so that its ply count runs from the
+/// root, resigns at ply 9, which is its move only as Black: it loses its games as Black and
+/// the others (which repeat) are drawn.
 fn fake_tournament(pgn: &Path, extra: &[&str]) -> String {
     let book = pgn.with_extension("book");
     std::fs::write(&book, "h2e2 h9g7\nc3c4 c6c5\n").unwrap();
@@ -44,6 +46,9 @@ fn fake_tournament(pgn: &Path, extra: &[&str]) -> String {
         ];
         if random {
             e.push("arg=--random".to_string());
+        }
+        if name == "beta" {
+            e.extend(["proto=uci", "arg=--resign-at", "arg=9"].map(str::to_string));
         }
         e
     };
@@ -125,6 +130,12 @@ fn two_shards_play_exactly_the_games_of_the_whole_run() {
         from_whole.starts_with("Ratings: 3 players, 12 games"),
         "{from_whole}"
     );
+    // Beta scored 1 of 4 against each, alpha and gamma drew: by symmetry alpha = gamma = x and
+    // beta = -2x, 3x = 400 log10 3 = 190.85.
+    let head = |name: &str| line(&from_whole, name)[..6].join(" ");
+    assert_eq!(head("alpha"), "1 alpha +63.6 172.2 8 62.5%", "{from_whole}");
+    assert_eq!(head("gamma"), "2 gamma +63.6 172.2 8 62.5%", "{from_whole}");
+    assert_eq!(head("beta"), "3 beta -127.2 185.3 8 25.0%", "{from_whole}");
     assert!(whole_out.contains(&from_whole), "{whole_out}\n{from_whole}");
 }
 

@@ -420,7 +420,10 @@ impl RatingList {
                 tally: tallies[p],
             })
             .collect();
-        list.sort_by(|a, b| b.elo.total_cmp(&a.elo).then_with(|| a.name.cmp(&b.name)));
+        // Equal ratings (to a millionth of a point: the solver's last digits depend on the order
+        // the players came in) are listed by name, so the same games give the same list.
+        let key = |p: &PlayerRating| (p.elo * 1e6).round();
+        list.sort_by(|a, b| key(b).total_cmp(&key(a)).then_with(|| a.name.cmp(&b.name)));
         let rank: HashMap<&str, usize> = list
             .iter()
             .enumerate()
