@@ -6,7 +6,7 @@ use chuhan::board::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | tune gen|fit … | spsa <state-file> … (see chuhan spsa) | book build|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | match rate FILE.pgn… | tune gen|fit … | spsa <state-file> … (see chuhan spsa) | book build|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
   with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {
@@ -140,7 +140,12 @@ fn spsa_command(args: &[String]) -> Result<()> {
 
 /// `chuhan match …`: engine-vs-engine games (see `chuhan::tools::match_runner::cli::USAGE`).
 fn match_command(args: &[String]) -> Result<()> {
-    use chuhan::tools::match_runner::{cli, install_interrupt_handler, run_match};
+    use chuhan::tools::match_runner::{cli, install_interrupt_handler, rating, run_match};
+    if args.first().map(String::as_str) == Some("rate") {
+        let list = rating::rate_command(&args[1..]).map_err(anyhow::Error::msg)?;
+        write!(std::io::stdout().lock(), "{list}")?;
+        return Ok(());
+    }
     let cfg = cli::parse_args(args).map_err(anyhow::Error::msg)?;
     install_interrupt_handler();
     run_match(&cfg, &mut std::io::stdout()).map_err(anyhow::Error::msg)?;

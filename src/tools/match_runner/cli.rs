@@ -6,7 +6,7 @@ use super::engine_process::{EngineSpec, Protocol};
 use super::game::{Adjudication, GameSettings, DEFAULT_UNTIMED_TIMEOUT};
 use super::referee::RuleChoice;
 use super::stats::{EloModel, Sprt};
-use super::MatchConfig;
+use super::{MatchConfig, Shard};
 use crate::board::notation::Notation;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -30,6 +30,9 @@ usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D
                          2 x openings; with -sprt: until the SPRT decides, at most 100000)
   -rules chinese|asian|draw   repetition rules of the referee (default chinese)
   -concurrency N         games at once, 1 to 1024 (default: cores - 1)
+  -gauntlet              the first engine plays each of the others only (default: round robin)
+  -shard K/N             play only part K of N of the schedule: the game pairs p with
+                         p mod N = K-1; N runs, anywhere, play the whole tournament once
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic|normalized]
                          stop early when the test decides (two engines only)
   -resign movecount=N score=CP            adjudicate a win both engines agree on (off)
@@ -37,7 +40,8 @@ usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D
   -pgnout FILE           write every game as PGN (appends)
   -notation iccs|wxf     move notation in the PGN (default iccs)
   -event NAME            PGN Event tag (default \"chuhan match\")
-Engines are started once per worker and reused across games; faulty ones are restarted.";
+Engines are started once per worker and reused across games; faulty ones are restarted.
+chuhan match rate [-anchor NAME=RATING] FILE.pgn...   a rating list from PGN files";
 
 fn key_values<'a>(args: &'a [String], i: &mut usize) -> Vec<(&'a str, &'a str)> {
     let mut out = Vec::new();
@@ -164,6 +168,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 cfg.games = Some(num_in(text, "game count", 1..=MAX_GAMES)?);
             }
             "rules" => rules = value(args, &mut i, "-rules")?.parse()?,
+            "gauntlet" => cfg.gauntlet = true,
+            "shard" => cfg.shard = Shard::parse(value(args, &mut i, "-shard")?)?,
             "concurrency" => {
                 let text = value(args, &mut i, "-concurrency")?;
                 cfg.concurrency = num_in(text, "concurrency", 1..=MAX_CONCURRENCY)?;
@@ -271,6 +277,9 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
         return Err("-sprt needs exactly two engines".to_string());
     }
+    if cfg.sprt.is_some() && cfg.shard != Shard::WHOLE {
+        return Err("-sprt cannot be sharded (each shard would stop on its own part)".to_string());
+    }
     cfg.settings = GameSettings {
         tc,
         margin_ms,
@@ -318,6 +327,14 @@ mod tests {
         assert_eq!(cfg.settings.adjudication.draw, Some((30, 6, 5)));
         assert_eq!(cfg.notation, Notation::Wxf);
         assert_eq!(cfg.pgn_out, Some(PathBuf::from("out.pgn")));
+        assert!(!cfg.gauntlet);
+        assert_eq!(cfg.shard, Shard::WHOLE);
+        let cfg = parse_args(&args(
+            "-engine cmd=a -engine cmd=b -engine cmd=c -gauntlet -shard 2/5",
+        ))
+        .unwrap();
+        assert!(cfg.gauntlet);
+        assert_eq!(cfg.shard, Shard { k: 2, n: 5 });
     }
 
     #[test]
@@ -373,6 +390,12 @@ mod tests {
             "-timeout inf",
             "-sprt elo0=0 elo1=inf",
             "-sprt elo0=-1001 elo1=0",
+            "-shard 0/2",
+            "-shard 3/2",
+            "-shard 1/0",
+            "-shard two",
+            "-shard",
+            "-shard 1/2 -sprt elo1=5",
         ] {
             let line = format!("-engine cmd=a -engine cmd=b {bad}");
             assert!(parse_args(&args(&line)).is_err(), "{bad}");

@@ -4,8 +4,9 @@
 //!
 //! Files: `cli` (arguments), `engine_process` (spawn, protocol client, timeouts, reaping),
 //! `clock` (time controls), `game` (one game loop), `referee` (move checks and rulings, by
-//! `crate::rules`), `stats` (Elo, error bars, SPRT), `pgn` (writer and reader). Openings come
-//! from `crate::engine::openings`, notation from `crate::board::notation`.
+//! `crate::rules`), `stats` (Elo, error bars, SPRT), `rating` (rating lists of many players and
+//! `chuhan match rate`), `pgn` (writer and reader). Openings come from
+//! `crate::engine::openings`, notation from `crate::board::notation`.
 //!
 //! Data flow: the main thread hands out game numbers; each worker thread owns its engine
 //! processes (started once, reused while healthy), plays the game and sends the record back;
@@ -20,6 +21,7 @@ pub mod clock;
 pub mod engine_process;
 pub mod game;
 pub mod pgn;
+pub mod rating;
 pub mod referee;
 pub mod stats;
 
@@ -39,8 +41,13 @@ use std::time::Instant;
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// Two or more engines; every pair meets (round robin).
+    /// Two or more engines; every pair meets (round robin), or the first meets each other one
+    /// (`gauntlet`).
     pub engines: Vec<EngineSpec>,
+    /// Only the first engine against each of the others.
+    pub gauntlet: bool,
+    /// The part of the schedule this run plays.
+    pub shard: Shard,
     /// Per-game settings.
     pub settings: GameSettings,
     /// Opening file (`None`: the built-in set).
@@ -65,6 +72,8 @@ impl Default for MatchConfig {
     fn default() -> Self {
         MatchConfig {
             engines: Vec::new(),
+            gauntlet: false,
+            shard: Shard::WHOLE,
             settings: GameSettings {
                 tc: clock::TimeControl::Increment {
                     base_ms: 10_000,
@@ -103,19 +112,72 @@ struct Job {
     opening: usize,
 }
 
-/// The schedule: pairs of games (same opening, colours swapped), pairings interleaved.
+/// Most shards a schedule can be cut into.
+pub const MAX_SHARDS: usize = 1_000_000;
+
+/// Part `k` of `n` of a schedule (`-shard K/N`): the game pairs `p` (games `2p` and `2p + 1`,
+/// one opening with colours swapped) with `p mod n = k - 1`. Every shard computes the same
+/// schedule, so shards run anywhere, in any order, play disjoint parts of one tournament, and
+/// together exactly its games. The unit is the pair, not the game, so that each shard still
+/// plays every opening from both sides: its own Elo has no colour bias and its pentanomial
+/// counts are whole pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This part, from 1.
+    pub k: usize,
+    /// Parts in all.
+    pub n: usize,
+}
+
+impl Shard {
+    /// The whole schedule.
+    pub const WHOLE: Shard = Shard { k: 1, n: 1 };
+
+    /// Parse `K/N` with `1 <= K <= N <= MAX_SHARDS`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || {
+            format!("bad -shard '{text}' (expected K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 1/4)")
+        };
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+        if k == 0 || k > n || n > MAX_SHARDS {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+/// The schedule: pairs of games (same opening, colours swapped), pairings interleaved; of it,
+/// this run plays its shard.
 struct Schedule {
     pairings: Vec<(usize, usize)>,
     games_per_pairing: usize,
     openings: usize,
+    shard: Shard,
 }
 
 impl Schedule {
+    /// Games in the whole schedule.
     fn total(&self) -> usize {
         self.games_per_pairing * self.pairings.len()
     }
 
-    fn job(&self, i: usize) -> Option<Job> {
+    /// Games in this run's shard.
+    fn shard_games(&self) -> usize {
+        let pairs = self.total() / 2;
+        // Pairs p < pairs with p mod n = k - 1.
+        2 * ((pairs + self.shard.n - self.shard.k) / self.shard.n)
+    }
+
+    /// The `c`-th game (from 0) of this run's shard.
+    fn job(&self, c: usize) -> Option<Job> {
+        let Shard { k, n } = self.shard;
+        let pair = (c / 2).checked_mul(n)?.checked_add(k - 1)?;
+        self.game(pair.checked_mul(2)?.checked_add(c % 2)?)
+    }
+
+    /// Game `i` (from 0) of the whole schedule.
+    fn game(&self, i: usize) -> Option<Job> {
         if i >= self.total() {
             return None;
         }
@@ -215,9 +277,12 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         Rng::new(seed).shuffle(&mut book);
     }
     let n = cfg.engines.len();
-    let pairings: Vec<(usize, usize)> = (0..n)
-        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-        .collect();
+    let pairings: Vec<(usize, usize)> = match cfg.gauntlet {
+        true => (1..n).map(|b| (0, b)).collect(),
+        false => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+    };
     let per_pairing = match (cfg.games, cfg.sprt) {
         (Some(g), _) => g.max(1).div_ceil(2) * 2,
         (None, Some(_)) => SPRT_GAME_CAP,
@@ -227,6 +292,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         pairings: pairings.clone(),
         games_per_pairing: per_pairing,
         openings: book.len(),
+        shard: cfg.shard,
     };
     let mut pgn_file = match &cfg.pgn_out {
         Some(p) => Some(
@@ -239,13 +305,21 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
         None => None,
     };
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    let concurrency = cfg.concurrency.clamp(1, schedule.total().max(1));
+    let concurrency = cfg.concurrency.clamp(1, schedule.shard_games().max(1));
+    let games = match cfg.shard {
+        Shard::WHOLE => format!("{} games", schedule.total()),
+        Shard { k, n } => format!(
+            "{} games (shard {k}/{n} of {})",
+            schedule.shard_games(),
+            schedule.total()
+        ),
+    };
     let _ = writeln!(
         out,
-        "Match: {} | {} | {} games, {} at once | {} openings | rules {}",
+        "Match: {}{} | {} | {games}, {} at once | {} openings | rules {}",
         names.join(" vs "),
+        if cfg.gauntlet { " (gauntlet)" } else { "" },
         cfg.settings.tc.describe(),
-        schedule.total(),
         concurrency,
         book.len(),
         cfg.settings.rules.name()
@@ -340,7 +414,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             let mut line = format!(
                 "[{}/{}] {} vs {}: {} {{{}}} | {} vs {}: {}, {}",
                 summary.games,
-                schedule.total(),
+                schedule.shard_games(),
                 rec.red,
                 rec.black,
                 rec.verdict.result.pgn(),
@@ -521,27 +595,18 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
         .collect();
     let _ = writeln!(out, "Terminations: {}", ends.join(", "));
     if s.names.len() > 2 {
-        let mut points = vec![(0.0f64, 0u64); s.names.len()];
+        // The rating list of `chuhan match rate`, from the same games.
+        let mut table = rating::Crosstable::default();
+        for name in &s.names {
+            table.player(name);
+        }
         for p in &s.pairings {
-            let t = &p.tally;
-            points[p.engines.0].0 += t.points();
-            points[p.engines.0].1 += t.games();
-            points[p.engines.1].0 += t.games() as f64 - t.points();
-            points[p.engines.1].1 += t.games();
+            table.add(p.engines.0, p.engines.1, &p.tally);
         }
-        let mut order: Vec<usize> = (0..s.names.len()).collect();
-        order.sort_by(|&a, &b| points[b].0.total_cmp(&points[a].0));
-        let _ = writeln!(out, "Standings:");
-        for (rank, i) in order.into_iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  {}. {:<20} {:.1}/{}",
-                rank + 1,
-                s.names[i],
-                points[i].0,
-                points[i].1
-            );
-        }
+        let _ = match rating::RatingList::compute(&table, rating::Anchor::Mean) {
+            Ok(list) => write!(out, "{}", list.text()),
+            Err(e) => writeln!(out, "Ratings: {e}"),
+        };
     }
 }
 
@@ -555,8 +620,10 @@ mod tests {
             pairings: vec![(0, 1), (0, 2), (1, 2)],
             games_per_pairing: 4,
             openings: 5,
+            shard: Shard::WHOLE,
         };
         assert_eq!(s.total(), 12);
+        assert_eq!(s.shard_games(), 12);
         let jobs: Vec<Job> = (0..12).map(|i| s.job(i).unwrap()).collect();
         assert!(s.job(12).is_none());
         // Games 1 and 2: pairing 0, same opening, colours swapped.
@@ -568,5 +635,54 @@ mod tests {
         assert_eq!((jobs[5].red, jobs[5].black), (2, 1));
         assert_eq!(jobs[6].opening, 1);
         assert_eq!(jobs[6].pairing, 0);
+    }
+
+    #[test]
+    fn shards_split_the_schedule_by_pairs() {
+        let whole = |shard| Schedule {
+            pairings: vec![(0, 1), (0, 2), (1, 2)],
+            games_per_pairing: 6,
+            openings: 4,
+            shard,
+        };
+        let all: Vec<Job> = (0..18)
+            .map(|i| whole(Shard::WHOLE).game(i).unwrap())
+            .collect();
+        for n in [1, 2, 3, 4, 5, 9, 10, 20] {
+            let mut seen = Vec::new();
+            for k in 1..=n {
+                let s = whole(Shard { k, n });
+                let jobs: Vec<Job> = (0..s.shard_games()).map(|c| s.job(c).unwrap()).collect();
+                assert!(s.job(s.shard_games()).is_none(), "{k}/{n}");
+                for j in &jobs {
+                    // Pair p = (number - 1) / 2 belongs to shard p mod n + 1.
+                    assert_eq!((j.number - 1) / 2 % n, k - 1, "{k}/{n}");
+                }
+                // Both games of each pair: one opening, colours swapped.
+                for two in jobs.chunks(2) {
+                    assert_eq!(two[0].opening, two[1].opening);
+                    assert_eq!((two[0].red, two[0].black), (two[1].black, two[1].red));
+                }
+                seen.extend(jobs);
+            }
+            seen.sort_by_key(|j| j.number);
+            assert_eq!(seen, all, "n = {n}");
+        }
+        assert_eq!(whole(Shard { k: 3, n: 4 }).shard_games(), 4); // pairs 2 and 6
+        assert_eq!(whole(Shard { k: 10, n: 20 }).shard_games(), 0);
+        assert_eq!(Shard::parse("2/3"), Ok(Shard { k: 2, n: 3 }));
+        for bad in [
+            "0/2",
+            "3/2",
+            "1/0",
+            "2",
+            "a/b",
+            "-1/2",
+            "1/2/3",
+            "1/1000001",
+            "",
+        ] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! PGN for xiangqi: a writer with the tags xiangqi tools read (`Game "Chinese Chess"`,
 //! `Variant "xiangqi"`, `Red`/`Black`, `Result`, `FEN` when not the start, `TimeControl`,
 //! `Termination`, `Format`), moves in ICCS (`H2-E2`, the XQ-PGN default) or WXF (`C2.5`), and a
-//! small reader that replays either back into moves (used to check the round trip). The
-//! notations themselves live in `crate::board::notation`.
+//! small reader that replays either back into moves (used to check the round trip and to build
+//! books), or reads the tags alone (for rating lists, from any tool's PGN). The notations
+//! themselves live in `crate::board::notation`.
 
 use super::engine_process::Score;
 use super::game::GameRecord;
@@ -136,11 +137,12 @@ pub struct PgnGame {
 impl PgnGame {
     /// A tag's value.
     pub fn tag(&self, key: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        find_tag(&self.tags, key)
     }
+}
+
+fn find_tag<'a>(tags: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
 }
 
 fn parse_tag(line: &str) -> Option<(String, String)> {
@@ -215,28 +217,37 @@ fn movetext_tokens(text: &str) -> Vec<String> {
     tokens
 }
 
-/// Read every game in a PGN text; moves are replayed and must be legal.
-pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+/// One game as it stands in a PGN text: its tags and its movetext, not yet read.
+struct RawGame {
+    /// Line number (from 1) where the game starts.
+    line: usize,
+    tags: Vec<(String, String)>,
+    movetext: String,
+}
+
+/// Split a PGN text into games: tag lines, then movetext up to the next tag line.
+fn split_games(text: &str) -> Result<Vec<RawGame>, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
-    let mut lines = text.lines().peekable();
+    let mut lines = text.lines().enumerate().peekable();
     loop {
-        while lines.peek().is_some_and(|l| l.trim().is_empty()) {
+        while lines.peek().is_some_and(|(_, l)| l.trim().is_empty()) {
             lines.next();
         }
-        if lines.peek().is_none() {
+        let Some(&(start, _)) = lines.peek() else {
             break;
-        }
+        };
         let mut tags = Vec::new();
-        while let Some(l) = lines.peek() {
+        while let Some(&(n, l)) = lines.peek() {
             if !l.trim_start().starts_with('[') {
                 break;
             }
-            let (k, v) = parse_tag(l).ok_or_else(|| format!("bad tag line '{l}'"))?;
+            let (k, v) = parse_tag(l).ok_or_else(|| format!("bad tag line {}: '{l}'", n + 1))?;
             tags.push((k, v));
             lines.next();
         }
         let mut movetext = String::new();
-        while let Some(l) = lines.peek() {
+        while let Some(&(_, l)) = lines.peek() {
             if l.trim_start().starts_with('[') {
                 break;
             }
@@ -244,46 +255,88 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
             movetext.push('\n');
             lines.next();
         }
-        let fen = tags
-            .iter()
-            .find(|(k, _)| k == "FEN")
-            .map_or(START_FEN.to_string(), |(_, v)| v.clone());
-        let mut pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-        let mut moves = Vec::new();
-        let mut result = "*".to_string();
-        for token in movetext_tokens(&movetext) {
-            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token.as_str()) {
-                result = token;
-                break;
-            }
-            // Move numbers: "12." or "12..." alone, or glued to a move ("12.H2-E2").
-            let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
-            let body = if digits.len() < token.len() && digits.starts_with('.') {
-                let rest = digits.trim_start_matches('.');
-                if rest.is_empty() {
-                    continue;
-                }
-                if rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                    rest
-                } else {
-                    token.as_str() // a WXF tandem-pawn move such as "33.4"
-                }
-            } else {
-                token.as_str()
-            };
-            let m = notation::parse_move(&pos, body)
-                .map_err(|_| format!("illegal or unknown move '{body}' in {}", pos.to_fen()))?;
-            pos.make_move(m);
-            moves.push(m);
-        }
-        games.push(PgnGame {
+        games.push(RawGame {
+            line: start + 1,
             tags,
-            fen,
-            moves,
-            result,
+            movetext,
         });
     }
     Ok(games)
+}
+
+/// Read every game in a PGN text; moves are replayed and must be legal.
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+    split_games(text)?.into_iter().map(replay).collect()
+}
+
+fn replay(raw: RawGame) -> Result<PgnGame, String> {
+    let RawGame { tags, movetext, .. } = raw;
+    let fen = tags
+        .iter()
+        .find(|(k, _)| k == "FEN")
+        .map_or(START_FEN.to_string(), |(_, v)| v.clone());
+    let mut pos = Position::from_fen(&fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+    let mut moves = Vec::new();
+    let mut result = "*".to_string();
+    for token in movetext_tokens(&movetext) {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token.as_str()) {
+            result = token;
+            break;
+        }
+        // Move numbers: "12." or "12..." alone, or glued to a move ("12.H2-E2").
+        let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let body = if digits.len() < token.len() && digits.starts_with('.') {
+            let rest = digits.trim_start_matches('.');
+            if rest.is_empty() {
+                continue;
+            }
+            if rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                rest
+            } else {
+                token.as_str() // a WXF tandem-pawn move such as "33.4"
+            }
+        } else {
+            token.as_str()
+        };
+        let m = notation::parse_move(&pos, body)
+            .map_err(|_| format!("illegal or unknown move '{body}' in {}", pos.to_fen()))?;
+        pos.make_move(m);
+        moves.push(m);
+    }
+    Ok(PgnGame {
+        tags,
+        fen,
+        moves,
+        result,
+    })
+}
+
+/// A game's tags alone, its moves not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnTags {
+    /// Line number (from 1) where the game starts.
+    pub line: usize,
+    /// Tags in file order.
+    pub tags: Vec<(String, String)>,
+}
+
+impl PgnTags {
+    /// A tag's value.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        find_tag(&self.tags, key)
+    }
+}
+
+/// Every game's tags, the movetext skipped: enough to rate games written in any move notation
+/// (ICCS, WXF, cutechess-cli's or XBoard's own).
+pub fn read_tags(text: &str) -> Result<Vec<PgnTags>, String> {
+    Ok(split_games(text)?
+        .into_iter()
+        .map(|g| PgnTags {
+            line: g.line,
+            tags: g.tags,
+        })
+        .collect())
 }
 
 #[cfg(test)]
