@@ -19,6 +19,8 @@ pub mod command;
 pub mod input;
 pub mod options;
 pub mod output;
+pub mod wdl;
+mod wdl_fit;
 
 pub use command::{Command, CommandError, GoParams, PositionSpec};
 pub use output::Dialect;
@@ -506,6 +508,7 @@ impl Session {
             dialect,
             show_wdl,
             multipv,
+            material: wdl::material(&root),
         };
         let listener: Listener = Arc::new(move |event| match event {
             SearchEvent::Info(i) => out.line(&output::info(style, &i)),

@@ -112,21 +112,6 @@ pub fn uci_score(score: Value) -> String {
     }
 }
 
-/// Win/draw/loss per mille from a score, by a logistic model: an even position is mostly a
-/// draw, 200 units ahead is about an even split between winning and drawing.
-pub fn wdl(score: Value) -> (u32, u32, u32) {
-    if score >= MATE_BOUND {
-        return (1000, 0, 0);
-    }
-    if score <= -MATE_BOUND {
-        return (0, 0, 1000);
-    }
-    let rate = |v: f64| 1000.0 / (1.0 + ((200.0 - v) / 70.0).exp());
-    let w = rate(score as f64).round() as u32;
-    let l = rate(-score as f64).round() as u32;
-    (w, 1000 - w - l, l)
-}
-
 /// How an info line is dressed.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InfoStyle {
@@ -136,6 +121,8 @@ pub struct InfoStyle {
     pub show_wdl: bool,
     /// Add `multipv` in UCCI (UCI always has it).
     pub multipv: bool,
+    /// The root position's material count, for the WDL model ([`super::wdl::material`]).
+    pub material: u32,
 }
 
 /// One `info` line of search progress.
@@ -157,7 +144,7 @@ pub fn info(style: InfoStyle, i: &SearchInfo) -> String {
                 _ => {}
             }
             if style.show_wdl {
-                let (w, d, l) = wdl(i.score);
+                let (w, d, l) = super::wdl::shipped().wdl(i.score, style.material);
                 s.push_str(&format!(" wdl {w} {d} {l}"));
             }
             s.push_str(&format!(
@@ -398,26 +385,20 @@ mod tests {
     }
 
     #[test]
-    fn wdl_is_a_distribution() {
-        for s in [
-            -3000,
-            -500,
-            -200,
-            -1,
-            0,
-            1,
-            80,
-            200,
-            900,
-            mate_in(7),
-            mated_in(4),
-        ] {
-            let (w, d, l) = wdl(s);
-            assert_eq!(w + d + l, 1000, "{s}");
+    fn the_wdl_follows_the_model_at_the_root_material() {
+        let style = |material| InfoStyle {
+            show_wdl: true,
+            material,
+            ..InfoStyle::default()
+        };
+        for material in [12, 110] {
+            let (w, d, l) = super::super::wdl::shipped().wdl(150, material);
+            let s = info(style(material), &sample(150, Bound::Exact));
+            assert!(
+                s.contains(&format!("score cp 150 wdl {w} {d} {l} nodes")),
+                "{s}"
+            );
         }
-        assert_eq!(wdl(0).0, wdl(0).2);
-        assert!(wdl(300).0 > wdl(100).0);
-        assert!(wdl(-300).2 > wdl(-100).2);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 pub mod files;
 pub mod generate;
 pub mod record;
+pub mod wdl;
 
 use crate::engine::files::read_network;
 use crate::engine::openings;
@@ -35,7 +36,11 @@ pub const USAGE: &str = "usage:
   chuhan datagen shuffle IN OUT --seed S   IN's records in a random order
   chuhan datagen dedup IN OUT           the first record of each position
   chuhan datagen merge OUT IN...        the records of IN... one file after another
-  chuhan datagen mirror IN OUT          IN's positions mirrored left-right (a <-> i)";
+  chuhan datagen mirror IN OUT          IN's positions mirrored left-right (a <-> i)
+  chuhan datagen wdl [-o RUST_FILE] [--source TEXT] FILE...
+      fits UCI_ShowWDL's win/draw/loss model to FILE...'s scores and results and
+      prints the report; -o writes the model as src/protocol/wdl_fit.rs, with TEXT
+      (where the records came from) in its header";
 
 /// Seconds between two progress lines.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
@@ -89,7 +94,39 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
             let n = files::merge(Path::new(output), &inputs)?;
             writeln!(out, "merged {n} positions into {output}")?;
         }
+        Some("wdl") => wdl_command(&args[1..], out)?,
         _ => generate_command(args, out)?,
+    }
+    Ok(())
+}
+
+/// `chuhan datagen wdl [-o RUST_FILE] [--source TEXT] FILE...`.
+fn wdl_command(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let (mut output, mut source, mut inputs) = (None, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .with_context(|| format!("{arg} needs a value\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "-o" | "--out" => output = Some(PathBuf::from(value()?)),
+            "--source" => source = Some(value()?.clone()),
+            flag if flag.starts_with('-') => bail!("unknown wdl option '{flag}'\n{USAGE}"),
+            path => inputs.push(PathBuf::from(path)),
+        }
+    }
+    if inputs.is_empty() {
+        bail!("wdl needs record files\n{USAGE}");
+    }
+    let table = wdl::Table::read(&inputs)?;
+    let fit = wdl::fit(&table)?;
+    write!(out, "{}", wdl::report(&table, &fit))?;
+    if let Some(path) = output {
+        let source = source.unwrap_or_else(|| format!("{} records", table.positions()));
+        std::fs::write(&path, wdl::rust_source(&fit.model, &source))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(out, "wrote the model to {}", path.display())?;
     }
     Ok(())
 }
