@@ -3,16 +3,20 @@
 //!
 //! - `chuhan book build --out FILE --games FILE…`: from game records (`games`).
 //! - `chuhan book build --out FILE --analyse …`: from Chuhan's own analysis (`analysis`).
+//! - `chuhan book learn BOOK PGN… [-o OUT]`: a Chuhan book's weights follow played games
+//!   (`learn`).
 //! - `chuhan book show FILE [moves…]`: what a book holds, and its moves after the moves given.
 
 pub mod analysis;
 pub mod games;
+pub mod learn;
 
 use crate::board::position::Position;
 use crate::board::types::Move;
 use crate::engine::book::binary::{self, Record};
 use crate::engine::book::{mirror_move, Book};
 use crate::engine::openings;
+use crate::tools::match_runner::pgn;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,6 +25,7 @@ const USAGE: &str = "usage:
   chuhan book build --out FILE --games FILE [--games FILE…] [--max-ply N] [--min-count N]
   chuhan book build --out FILE --analyse [--positions N] [--nodes N] [--multipv N] [--margin CP]
                     [--max-ply N] [--threads N] [--seeds FILE] [--journal FILE] [--batch N]
+  chuhan book learn BOOK PGN… [-o OUT] [--scale N]
   chuhan book show FILE [moves…]";
 
 /// A position and a move in stored orientation: of the position and its mirror, the one with
@@ -39,6 +44,7 @@ pub fn canonical(pos: &Position, m: Move) -> (u64, Move) {
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("build") => build(&args[1..], out),
+        Some("learn") => learn_from_games(&args[1..], out),
         Some("show") => show(&args[1..], out),
         _ => bail!("{USAGE}"),
     }
@@ -141,6 +147,104 @@ fn write_book(target: &Path, records: &[Record]) -> Result<()> {
     binary::write(&mut file, records)?;
     file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     std::fs::rename(&partial, target).with_context(|| format!("writing {target:?}"))?;
+    Ok(())
+}
+
+/// `chuhan book learn BOOK PGN… [-o OUT] [--scale N]`: every file is read before anything
+/// is written; the book is written back (to OUT, or in place) only when a game taught it
+/// something.
+fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let mut files: Vec<&String> = Vec::new();
+    let mut target: Option<PathBuf> = None;
+    let mut scale = learn::DEFAULT_SCALE;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "-o" | "--out" => target = Some(value(arg, rest.next())?),
+            "--scale" => scale = value(arg, rest.next())?,
+            other if other.starts_with('-') && other.len() > 1 => {
+                bail!("unknown option '{other}'\n{USAGE}")
+            }
+            _ => files.push(arg),
+        }
+    }
+    if !(1..=1000).contains(&scale) {
+        bail!("--scale must be 1..1000");
+    }
+    let Some((book_path, pgns)) = files.split_first() else {
+        bail!("learn needs a book and PGN files\n{USAGE}");
+    };
+    if pgns.is_empty() {
+        bail!("learn needs PGN files after the book\n{USAGE}");
+    }
+    let book = binary::BinaryBook::open(Path::new(book_path.as_str()))
+        .map_err(|e| anyhow::anyhow!("{book_path}: {e} (only a Chuhan book can learn)"))?;
+    let mut records: Vec<Record> = book
+        .records()
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!("{book_path}: {e}"))?;
+    drop(book);
+    let mut games = Vec::new();
+    let mut unreadable = 0;
+    let mut first_unreadable: Option<String> = None;
+    for path in pgns {
+        let bytes = std::fs::read(path.as_str())
+            .map_err(|e| anyhow::anyhow!("{path}: {}", crate::engine::files::file_problem(&e)))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{path}: not UTF-8 text"))?;
+        let read = pgn::read_pgn_each(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+        for (line, game) in read {
+            let game = match game.and_then(|g| {
+                let start = Position::from_fen(&g.fen).map_err(|e| format!("bad FEN: {e}"))?;
+                Ok((start, g))
+            }) {
+                Ok(g) => g,
+                Err(why) => {
+                    unreadable += 1;
+                    first_unreadable.get_or_insert(format!("{path}:{line}: {why}"));
+                    continue;
+                }
+            };
+            let (start, g) = game;
+            let red_result = match g.result.as_str() {
+                "1-0" => Some(1),
+                "0-1" => Some(-1),
+                "1/2-1/2" => Some(0),
+                _ => None,
+            };
+            games.push(learn::PlayedGame {
+                start,
+                moves: g.moves,
+                red_result,
+            });
+        }
+    }
+    let learned = learn::learn(&mut records, &games, scale);
+    let read = games.len() + unreadable;
+    writeln!(
+        out,
+        "{read} games read: {} learned from ({} book moves, {} records changed), \
+         {} out of book, {} without a result, {unreadable} unreadable",
+        learned.games, learned.plies, learned.records, learned.out_of_book, learned.no_result
+    )?;
+    if let Some(first) = first_unreadable {
+        writeln!(out, "first unreadable game: {first}")?;
+    }
+    if read == 0 {
+        bail!(
+            "no game in {}",
+            pgns.iter()
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if learned.games == 0 {
+        bail!("no game went through the book; {book_path} is left as it was");
+    }
+    let target = target.unwrap_or_else(|| PathBuf::from(book_path.as_str()));
+    write_book(&target, &records)?;
+    writeln!(out, "written: {}", target.display())?;
     Ok(())
 }
 
