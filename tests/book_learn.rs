@@ -220,6 +220,52 @@ fn weights_follow_the_results_exactly() {
     // Scores are the analysis's, untouched.
     assert!(r.iter().all(|r| r.score == 10 && r.score != NO_SCORE));
 
+    // `book show` prints the tree with the learning field. At the start the book plays h2e2
+    // and b2e2 (its mirror) 1189, c3c4/g3g4 500, h0g2/b0c2 119: h2e2 is 1189 / 3616.
+    let shown = chuhan(&["book", "show", out.to_str().unwrap(), "--depth", "2"]);
+    let shown = text(&shown);
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines[2], "weight  play%  score    learn  move", "{shown}");
+    for want in [
+        "  1189   32.9     10     5/+1  h2e2",
+        "  1189   32.9     10     5/+1  b2e2",
+        "   500   13.8     10     1/+0  c3c4",
+        // Below h2e2: b9c7 1189 and h9g7 707 (1896 in all).
+        "  1189   62.7     10     1/+1    b9c7",
+        "   707   37.3     10     4/-2    h9g7",
+        // Below h0g2, depth 2: h9g7.
+        "    84  100.0     10     1/-1    h9g7",
+    ] {
+        assert!(lines.contains(&want), "'{want}' not in:\n{shown}");
+    }
+    // Depth 2: nothing three plies deep (h0g2 after h2e2 h9g7).
+    assert!(!lines.iter().any(|l| l.ends_with("      h0g2")), "{shown}");
+    let deeper = chuhan(&[
+        "book",
+        "show",
+        out.to_str().unwrap(),
+        "h2e2",
+        "h9g7",
+        "--depth",
+        "2",
+    ]);
+    let deeper = text(&deeper);
+    // i9h9 has weight 0: shown, never played.
+    assert!(
+        deeper.contains("  1682  100.0     10     3/+3  h0g2"),
+        "{deeper}"
+    );
+    assert!(
+        deeper.contains("     0      -     10     1/-1    i9h9"),
+        "{deeper}"
+    );
+    let outside = chuhan(&["book", "show", out.to_str().unwrap(), "a3a4"]);
+    assert!(
+        text(&outside).ends_with("not in the book\n"),
+        "{}",
+        text(&outside)
+    );
+
     // In place, a second time with the default scale (8): the field adds up.
     let again = chuhan(&[
         "book",

@@ -26,7 +26,7 @@ const USAGE: &str = "usage:
   chuhan book build --out FILE --analyse [--positions N] [--nodes N] [--multipv N] [--margin CP]
                     [--max-ply N] [--threads N] [--seeds FILE] [--journal FILE] [--batch N]
   chuhan book learn BOOK PGN… [-o OUT] [--scale N]
-  chuhan book show FILE [moves…]";
+  chuhan book show FILE [moves…] [--depth N]";
 
 /// A position and a move in stored orientation: of the position and its mirror, the one with
 /// the smaller key; in a symmetric position, the smaller of the move and its mirror. Books
@@ -248,20 +248,84 @@ fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+/// `chuhan book show FILE [moves…] [--depth N]`: the book's moves after `moves`, and below
+/// them to `depth` plies, as a tree.
 fn show(args: &[String], out: &mut dyn Write) -> Result<()> {
-    let path = args.first().context("show needs a book file")?;
-    let opened = Book::open(Path::new(path)).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let mut depth = 1usize;
+    let mut words: Vec<&String> = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--depth" => depth = value(arg, rest.next())?,
+            other if other.starts_with('-') => bail!("unknown option '{other}'\n{USAGE}"),
+            _ => words.push(arg),
+        }
+    }
+    if !(1..=MAX_SHOW_DEPTH).contains(&depth) {
+        bail!("--depth must be 1..{MAX_SHOW_DEPTH}");
+    }
+    let (path, moves) = words.split_first().context("show needs a book file")?;
+    let opened =
+        Book::open(Path::new(path.as_str())).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let book = opened.book;
     let mut pos = Position::startpos();
-    for m in &args[1..] {
-        let mv = pos.parse_move(m).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for m in moves {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| anyhow::anyhow!("move '{m}': {e}"))?;
         pos.make_move(mv);
     }
     writeln!(out, "{path}: {}", book.describe())?;
     writeln!(out, "{}", pos.to_fen())?;
-    for b in book.moves(&pos) {
+    if book.moves(&pos).is_empty() {
+        writeln!(out, "not in the book")?;
+        return Ok(());
+    }
+    writeln!(out, "{SHOW_HEADER}")?;
+    show_tree(&book, &mut pos, depth, 0, out)
+}
+
+/// The deepest tree `book show` prints.
+const MAX_SHOW_DEPTH: usize = 20;
+
+/// The columns of `book show`: weight, the chance the book plays the move at the default
+/// `BookVariety` (its share of the weights of the moves it would play; `-`: never played here),
+/// the searched score for the side playing it, the learning field (games/net result), and the
+/// move, indented by its depth below the position shown.
+const SHOW_HEADER: &str = "weight  play%  score    learn  move";
+
+fn show_tree(
+    book: &Book,
+    pos: &mut Position,
+    depth: usize,
+    level: usize,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let playable = book.candidates(pos);
+    let total: u64 = playable.iter().map(|b| u64::from(b.weight)).sum();
+    for b in book.moves(pos) {
+        let play = if total > 0 && playable.iter().any(|p| p.mv == b.mv) {
+            format!("{:.1}", 100.0 * b.weight as f64 / total as f64)
+        } else {
+            "-".to_string()
+        };
         let score = b.score.map_or("-".to_string(), |s| s.to_string());
-        writeln!(out, "{:>6} {:>6} {score:>6}", b.mv, b.weight)?;
+        let learn = match b.learned {
+            (0, _) => "-".to_string(),
+            (games, net) => format!("{games}/{net:+}"),
+        };
+        writeln!(
+            out,
+            "{:>6} {play:>6} {score:>6} {learn:>8}  {}{}",
+            b.weight,
+            "  ".repeat(level),
+            b.mv
+        )?;
+        if level + 1 < depth {
+            pos.make_move(b.mv);
+            show_tree(book, pos, depth, level + 1, out)?;
+            pos.unmake_move();
+        }
     }
     Ok(())
 }
