@@ -6,7 +6,7 @@ use chuhan::board::position::Position;
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | match rate FILE.pgn… | tune gen|fit … | spsa <state-file> … (see chuhan spsa) | book build|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
+const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | match rate FILE.pgn… | tune gen|fit … | spsa <state-file> … (see chuhan spsa) | book build|learn|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
   with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
 
 fn main() {

@@ -140,7 +140,10 @@ fn a_book_built_from_games_is_shown_and_loaded_by_the_engine() {
     assert!(shown.contains("h9g7"), "{shown}");
     // The engine plays from it: after c3c4, the reply that won (h9g7 lost: weight 0, known
     // but never played).
-    assert!(shown.contains("h9g7      0"), "{shown}");
+    assert!(
+        shown.contains("     0      -      -        -  h9g7"),
+        "{shown}"
+    );
     let session = format!(
         "ucci\nsetoption bookfiles {}\nposition startpos moves c3c4\ngo time 60000\nquit\n",
         book.display()
@@ -154,7 +157,7 @@ fn a_book_built_from_games_is_shown_and_loaded_by_the_engine() {
 
 #[test]
 fn book_commands_refuse_bad_input() {
-    let cases: [&[&str]; 7] = [
+    let cases: [&[&str]; 10] = [
         &["book"],
         &["book", "build", "--games", "x.pgn"],
         &["book", "build", "--out", "/tmp/x.book"],
@@ -178,6 +181,9 @@ fn book_commands_refuse_bad_input() {
         ],
         &["book", "show", "/nonexistent/chuhan.book"],
         &["book", "show"],
+        &["book", "show", "book/chuhan.book", "--depth", "0"],
+        &["book", "show", "book/chuhan.book", "h2e2", "h2e2"],
+        &["book", "show", "book/chuhan.book", "--depth"],
     ];
     for args in cases {
         let out = chuhan(args, b"");

@@ -1576,3 +1576,44 @@ fn contempt_counts_in_games_but_not_in_analysis() {
     s.send("stop");
     assert_eq!(last_score(&s.bestmove()), Some(0), "{}", s.dump());
 }
+
+#[test]
+fn d_says_whether_the_position_is_in_the_book() {
+    let mut s = Session::with("uci");
+    let book_line = |s: &mut Session| {
+        s.send("d");
+        let lines = s.sync();
+        lines
+            .iter()
+            .find(|l| l.starts_with("Book"))
+            .unwrap_or_else(|| panic!("`d` says nothing of the book: {lines:?}"))
+            .clone()
+    };
+    // The start: the built-in book has the central cannon and plays it.
+    let line = book_line(&mut s);
+    assert!(line.starts_with("Book: in book, "), "{line}");
+    let plays = line.split("; plays ").nth(1).expect("what the book plays");
+    assert!(plays.split(' ').any(|m| m == "h2e2"), "{line}");
+    assert!(line.contains("h2e2 1000 "), "{line}");
+    // A seed move the book knows and never plays (it hangs the rook): listed with weight 0,
+    // not played.
+    s.send("position startpos moves g0e2 h9g7 h0g2");
+    let line = book_line(&mut s);
+    assert!(line.contains("i9h9 0 "), "{line}");
+    let plays = line.split("; plays ").nth(1).unwrap();
+    assert!(!plays.split(' ').any(|m| m == "i9h9"), "{line}");
+    // Bare kings: not in the book.
+    s.send("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w");
+    assert_eq!(book_line(&mut s), "Book: not in book");
+    // The book off: still told, with that said.
+    s.send("setoption name OwnBook value false");
+    s.send("position startpos");
+    let line = book_line(&mut s);
+    assert!(line.starts_with("Book (not in use): in book, "), "{line}");
+    // Another book: move lines as a book, no scores.
+    s.send("setoption name BookFile value book/openings.txt");
+    s.send("setoption name OwnBook value true");
+    s.send("position startpos moves c3c4 c6c5");
+    let line = book_line(&mut s);
+    assert!(line.contains("b0c2 1 -"), "{line}");
+}

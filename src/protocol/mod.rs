@@ -276,8 +276,16 @@ impl Session {
             }
             Command::Probe(spec) => self.probe(spec),
             Command::Display => {
-                let text = self.engine().position().to_string();
-                let lines: Vec<&str> = text.lines().collect();
+                let engine = self.engine();
+                let pos = engine.position();
+                let text = pos.to_string();
+                let book = output::book_status(
+                    &engine.book().moves(pos),
+                    &engine.book().candidates(pos),
+                    engine.options.use_book,
+                );
+                let mut lines: Vec<&str> = text.lines().collect();
+                lines.push(&book);
                 self.out.send(&lines);
             }
             Command::Ignored => {}

@@ -280,6 +280,34 @@ pub fn book_move(b: &BookMove) -> String {
     )
 }
 
+/// The `d` command's book line: whether the position is in the book, its book moves with
+/// their weights and scores (`-`: unknown), which of them the book would play, and whether the
+/// book is in use (`OwnBook`/`usebook`).
+pub fn book_status(moves: &[BookMove], playable: &[BookMove], in_use: bool) -> String {
+    let off = if in_use { "" } else { " (not in use)" };
+    if moves.is_empty() {
+        return format!("Book{off}: not in book");
+    }
+    let listed: Vec<String> = moves
+        .iter()
+        .map(|b| {
+            let score = b.score.map_or("-".to_string(), |s| s.to_string());
+            format!("{} {} {score}", b.mv, b.weight)
+        })
+        .collect();
+    let plays = if playable.is_empty() {
+        "none".to_string()
+    } else {
+        let p: Vec<String> = playable.iter().map(|b| b.mv.to_string()).collect();
+        p.join(" ")
+    };
+    format!(
+        "Book{off}: in book, {} moves (move weight score): {}; plays {plays}",
+        moves.len(),
+        listed.join(", ")
+    )
+}
+
 /// Input shown back in a report: control characters escaped (`\x00`, `\x1b`: a raw NUL or
 /// escape can upset a GUI's reader or a terminal) and cut to [`ECHO_CHARS`] characters with
 /// `...` and the whole length, so a 20 MB line is not sent back whole. Every echo of input

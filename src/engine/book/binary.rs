@@ -17,7 +17,11 @@
 //! from-square + 128 × to-square, a square being rank × 9 + file, rank 0 Red's back rank), the
 //! weight (u16, relative to the position's other moves; 0 = known but never played), the
 //! searched score of the move for the side playing it (i16 centipawns, `i16::MIN` = unknown),
-//! and a u16 kept for book learning (0; readers ignore it).
+//! and the learning field (u16): what `chuhan book learn` learned of the move from played
+//! games, the number of games in the high byte (saturating at 255) and their net result for the
+//! side playing the move, wins minus losses, in the low byte (an i8, saturating at ±127); 0 in
+//! a book that never learned. The choice reads only the weight (learning changes it too); the
+//! field is there to be shown and added to.
 //!
 //! A line is stored once: of a position and its left-right mirror, only the one with the
 //! smaller key, so readers look up both (`Book` does). A book built with other Zobrist keys
@@ -55,11 +59,27 @@ pub struct Record {
     pub weight: u16,
     /// Searched score of the move for its side, or `NO_SCORE`.
     pub score: i16,
-    /// Book learning; 0 until a learning scheme uses it.
+    /// What learning saw of the move: see `Record::learned` (0: nothing).
     pub learn: u16,
 }
 
 impl Record {
+    /// The learning field read: games learned from, and their net result for the side
+    /// playing the move (wins minus losses).
+    pub fn learned(&self) -> (u32, i32) {
+        let [games, net] = self.learn.to_be_bytes();
+        (u32::from(games), i32::from(net as i8))
+    }
+
+    /// The learning field with `games` more games of net result `net` added, each part
+    /// saturating at the edge of its byte.
+    pub fn add_learned(&mut self, games: u32, net: i32) {
+        let (old_games, old_net) = self.learned();
+        let games = old_games.saturating_add(games).min(u32::from(u8::MAX)) as u8;
+        let net = old_net.saturating_add(net).clamp(-127, 127) as i8;
+        self.learn = u16::from_be_bytes([games, net as u8]);
+    }
+
     fn to_bytes(self) -> [u8; RECORD_SIZE as usize] {
         let mut b = [0; RECORD_SIZE as usize];
         b[0..8].copy_from_slice(&self.key.to_le_bytes());
@@ -365,6 +385,21 @@ mod tests {
         refuse(unsorted, "not sorted");
         let missing = std::env::temp_dir().join("chuhan-no-such-book.bin");
         assert_eq!(BinaryBook::open(&missing).unwrap_err().0, "does not exist");
+    }
+
+    #[test]
+    fn the_learning_field_counts_games_and_their_net_result() {
+        let mut r = sample()[0];
+        assert_eq!(r.learned(), (0, 0));
+        r.add_learned(3, -2);
+        assert_eq!(r.learned(), (3, -2));
+        assert_eq!(r.learn, 0x03fe);
+        r.add_learned(1, 1);
+        assert_eq!(r.learned(), (4, -1));
+        r.add_learned(1000, -1000);
+        assert_eq!(r.learned(), (255, -127));
+        r.add_learned(1, 300);
+        assert_eq!(r.learned(), (255, 127));
     }
 
     #[test]

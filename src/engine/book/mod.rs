@@ -46,6 +46,9 @@ pub struct BookMove {
     pub weight: u32,
     /// Its searched score for the side playing it, where the book knows one.
     pub score: Option<Value>,
+    /// What book learning saw of it: games, and their net result for the side playing it
+    /// (wins minus losses); (0, 0) where nothing was learned or the book cannot learn.
+    pub learned: (u32, i32),
 }
 
 /// How the book chooses among a position's moves.
@@ -229,6 +232,7 @@ impl Book {
                     mv,
                     weight,
                     score: None,
+                    learned: (0, 0),
                 })
                 .collect(),
             // A file that became unreadable after it was opened answers nothing: the search
@@ -241,6 +245,7 @@ impl Book {
                     mv: r.mv,
                     weight: u32::from(r.weight),
                     score: (r.score != NO_SCORE).then_some(Value::from(r.score)),
+                    learned: r.learned(),
                 })
                 .collect(),
             Some(Source::Eleeye(b)) => b
@@ -250,6 +255,7 @@ impl Book {
                     mv,
                     weight,
                     score: None,
+                    learned: (0, 0),
                 })
                 .collect(),
         }
@@ -268,6 +274,7 @@ impl Book {
                 Some(o) => {
                     o.weight = o.weight.saturating_add(b.weight);
                     o.score = o.score.or(b.score);
+                    o.learned = (o.learned.0 + b.learned.0, o.learned.1 + b.learned.1);
                 }
                 None => out.push(b),
             }

@@ -3,16 +3,20 @@
 //!
 //! - `chuhan book build --out FILE --games FILE…`: from game records (`games`).
 //! - `chuhan book build --out FILE --analyse …`: from Chuhan's own analysis (`analysis`).
+//! - `chuhan book learn BOOK PGN… [-o OUT]`: a Chuhan book's weights follow played games
+//!   (`learn`).
 //! - `chuhan book show FILE [moves…]`: what a book holds, and its moves after the moves given.
 
 pub mod analysis;
 pub mod games;
+pub mod learn;
 
 use crate::board::position::Position;
 use crate::board::types::Move;
 use crate::engine::book::binary::{self, Record};
 use crate::engine::book::{mirror_move, Book};
 use crate::engine::openings;
+use crate::tools::match_runner::pgn;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,7 +25,8 @@ const USAGE: &str = "usage:
   chuhan book build --out FILE --games FILE [--games FILE…] [--max-ply N] [--min-count N]
   chuhan book build --out FILE --analyse [--positions N] [--nodes N] [--multipv N] [--margin CP]
                     [--max-ply N] [--threads N] [--seeds FILE] [--journal FILE] [--batch N]
-  chuhan book show FILE [moves…]";
+  chuhan book learn BOOK PGN… [-o OUT] [--scale N]
+  chuhan book show FILE [moves…] [--depth N]";
 
 /// A position and a move in stored orientation: of the position and its mirror, the one with
 /// the smaller key; in a symmetric position, the smaller of the move and its mirror. Books
@@ -39,6 +44,7 @@ pub fn canonical(pos: &Position, m: Move) -> (u64, Move) {
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("build") => build(&args[1..], out),
+        Some("learn") => learn_from_games(&args[1..], out),
         Some("show") => show(&args[1..], out),
         _ => bail!("{USAGE}"),
     }
@@ -144,20 +150,182 @@ fn write_book(target: &Path, records: &[Record]) -> Result<()> {
     Ok(())
 }
 
+/// `chuhan book learn BOOK PGN… [-o OUT] [--scale N]`: every file is read before anything
+/// is written; the book is written back (to OUT, or in place) only when a game taught it
+/// something.
+fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let mut files: Vec<&String> = Vec::new();
+    let mut target: Option<PathBuf> = None;
+    let mut scale = learn::DEFAULT_SCALE;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "-o" | "--out" => target = Some(value(arg, rest.next())?),
+            "--scale" => scale = value(arg, rest.next())?,
+            other if other.starts_with('-') && other.len() > 1 => {
+                bail!("unknown option '{other}'\n{USAGE}")
+            }
+            _ => files.push(arg),
+        }
+    }
+    if !(1..=1000).contains(&scale) {
+        bail!("--scale must be 1..1000");
+    }
+    let Some((book_path, pgns)) = files.split_first() else {
+        bail!("learn needs a book and PGN files\n{USAGE}");
+    };
+    if pgns.is_empty() {
+        bail!("learn needs PGN files after the book\n{USAGE}");
+    }
+    let book = binary::BinaryBook::open(Path::new(book_path.as_str()))
+        .map_err(|e| anyhow::anyhow!("{book_path}: {e} (only a Chuhan book can learn)"))?;
+    let mut records: Vec<Record> = book
+        .records()
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!("{book_path}: {e}"))?;
+    drop(book);
+    let mut games = Vec::new();
+    let mut unreadable = 0;
+    let mut first_unreadable: Option<String> = None;
+    for path in pgns {
+        let bytes = std::fs::read(path.as_str())
+            .map_err(|e| anyhow::anyhow!("{path}: {}", crate::engine::files::file_problem(&e)))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{path}: not UTF-8 text"))?;
+        let read = pgn::read_pgn_each(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+        for (line, game) in read {
+            let game = match game.and_then(|g| {
+                let start = Position::from_fen(&g.fen).map_err(|e| format!("bad FEN: {e}"))?;
+                Ok((start, g))
+            }) {
+                Ok(g) => g,
+                Err(why) => {
+                    unreadable += 1;
+                    first_unreadable.get_or_insert(format!("{path}:{line}: {why}"));
+                    continue;
+                }
+            };
+            let (start, g) = game;
+            let red_result = match g.result.as_str() {
+                "1-0" => Some(1),
+                "0-1" => Some(-1),
+                "1/2-1/2" => Some(0),
+                _ => None,
+            };
+            games.push(learn::PlayedGame {
+                start,
+                moves: g.moves,
+                red_result,
+            });
+        }
+    }
+    let learned = learn::learn(&mut records, &games, scale);
+    let read = games.len() + unreadable;
+    writeln!(
+        out,
+        "{read} games read: {} learned from ({} book moves, {} records changed), \
+         {} out of book, {} without a result, {unreadable} unreadable",
+        learned.games, learned.plies, learned.records, learned.out_of_book, learned.no_result
+    )?;
+    if let Some(first) = first_unreadable {
+        writeln!(out, "first unreadable game: {first}")?;
+    }
+    if read == 0 {
+        bail!(
+            "no game in {}",
+            pgns.iter()
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if learned.games == 0 {
+        bail!("no game went through the book; {book_path} is left as it was");
+    }
+    let target = target.unwrap_or_else(|| PathBuf::from(book_path.as_str()));
+    write_book(&target, &records)?;
+    writeln!(out, "written: {}", target.display())?;
+    Ok(())
+}
+
+/// `chuhan book show FILE [moves…] [--depth N]`: the book's moves after `moves`, and below
+/// them to `depth` plies, as a tree.
 fn show(args: &[String], out: &mut dyn Write) -> Result<()> {
-    let path = args.first().context("show needs a book file")?;
-    let opened = Book::open(Path::new(path)).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let mut depth = 1usize;
+    let mut words: Vec<&String> = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--depth" => depth = value(arg, rest.next())?,
+            other if other.starts_with('-') => bail!("unknown option '{other}'\n{USAGE}"),
+            _ => words.push(arg),
+        }
+    }
+    if !(1..=MAX_SHOW_DEPTH).contains(&depth) {
+        bail!("--depth must be 1..{MAX_SHOW_DEPTH}");
+    }
+    let (path, moves) = words.split_first().context("show needs a book file")?;
+    let opened =
+        Book::open(Path::new(path.as_str())).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let book = opened.book;
     let mut pos = Position::startpos();
-    for m in &args[1..] {
-        let mv = pos.parse_move(m).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for m in moves {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| anyhow::anyhow!("move '{m}': {e}"))?;
         pos.make_move(mv);
     }
     writeln!(out, "{path}: {}", book.describe())?;
     writeln!(out, "{}", pos.to_fen())?;
-    for b in book.moves(&pos) {
+    if book.moves(&pos).is_empty() {
+        writeln!(out, "not in the book")?;
+        return Ok(());
+    }
+    writeln!(out, "{SHOW_HEADER}")?;
+    show_tree(&book, &mut pos, depth, 0, out)
+}
+
+/// The deepest tree `book show` prints.
+const MAX_SHOW_DEPTH: usize = 20;
+
+/// The columns of `book show`: weight, the chance the book plays the move at the default
+/// `BookVariety` (its share of the weights of the moves it would play; `-`: never played here),
+/// the searched score for the side playing it, the learning field (games/net result), and the
+/// move, indented by its depth below the position shown.
+const SHOW_HEADER: &str = "weight  play%  score    learn  move";
+
+fn show_tree(
+    book: &Book,
+    pos: &mut Position,
+    depth: usize,
+    level: usize,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let playable = book.candidates(pos);
+    let total: u64 = playable.iter().map(|b| u64::from(b.weight)).sum();
+    for b in book.moves(pos) {
+        let play = if total > 0 && playable.iter().any(|p| p.mv == b.mv) {
+            format!("{:.1}", 100.0 * b.weight as f64 / total as f64)
+        } else {
+            "-".to_string()
+        };
         let score = b.score.map_or("-".to_string(), |s| s.to_string());
-        writeln!(out, "{:>6} {:>6} {score:>6}", b.mv, b.weight)?;
+        let learn = match b.learned {
+            (0, _) => "-".to_string(),
+            (games, net) => format!("{games}/{net:+}"),
+        };
+        writeln!(
+            out,
+            "{:>6} {play:>6} {score:>6} {learn:>8}  {}{}",
+            b.weight,
+            "  ".repeat(level),
+            b.mv
+        )?;
+        if level + 1 < depth {
+            pos.make_move(b.mv);
+            show_tree(book, pos, depth, level + 1, out)?;
+            pos.unmake_move();
+        }
     }
     Ok(())
 }

@@ -269,6 +269,19 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     split_games(text)?.into_iter().map(replay).collect()
 }
 
+/// A game read on its own: the line (from 1) it starts on, and the game or why it is unreadable.
+pub type NumberedGame = (usize, Result<PgnGame, String>);
+
+/// Every game in a PGN text, each read on its own: a game with a bad FEN or an illegal move is
+/// an error for that game alone, and the others are still read. Each comes with the line (from
+/// 1) it starts on. Only a text that cannot be split into games (a broken tag line) fails whole.
+pub fn read_pgn_each(text: &str) -> Result<Vec<NumberedGame>, String> {
+    Ok(split_games(text)?
+        .into_iter()
+        .map(|g| (g.line, replay(g)))
+        .collect())
+}
+
 fn replay(raw: RawGame) -> Result<PgnGame, String> {
     let RawGame { tags, movetext, .. } = raw;
     let fen = tags
@@ -376,5 +389,18 @@ mod tests {
         assert_eq!(g[0].result, "1/2-1/2");
         assert!(read_pgn("[FEN \"x\"]\n\n1. H2-E2 *\n").is_err());
         assert!(read_pgn("\n1. H2-H8 *\n").is_err());
+    }
+
+    #[test]
+    fn games_are_read_one_by_one() {
+        let text = "[Event \"a\"]\n\n1. H2-E2 H9-G7 1-0\n\n[Event \"b\"]\n\n1. H2-H8 *\n\n\
+                    [Event \"c\"]\n\n1. C3-C4 0-1\n";
+        let games = read_pgn_each(text).unwrap();
+        let lines: Vec<usize> = games.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [1, 5, 9]);
+        assert_eq!(games[0].1.as_ref().unwrap().moves.len(), 2);
+        assert!(games[1].1.as_ref().unwrap_err().contains("H2-H8"));
+        assert_eq!(games[2].1.as_ref().unwrap().result, "0-1");
+        assert!(read_pgn_each("[Event \"a\n\n1. H2-E2 *\n").is_err());
     }
 }
