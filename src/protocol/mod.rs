@@ -29,8 +29,8 @@ use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
 use crate::engine::files::{read_eval_params, read_network, read_search_params};
 use crate::engine::{Engine, Listener, SearchEvent};
-use crate::search::eval::Tables;
-use crate::search::nnue::architecture;
+use crate::eval::nnue::architecture;
+use crate::eval::Tables;
 use crate::search::params::SearchParams;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
@@ -378,7 +378,7 @@ impl Session {
         self.engine().set_book(opened.book);
     }
 
-    /// `EvalFile`: a network file (`search::nnue::network` documents the format); no file
+    /// `EvalFile`: a network file (`eval::nnue::network` documents the format); no file
     /// (empty, `<empty>`) means the built-in network. A network that loads evaluates from the
     /// next search on (while `Use NNUE` is on), and says so; a file that is none (missing,
     /// truncated, another format or architecture) is reported and the network stays as it was.
@@ -409,7 +409,7 @@ impl Session {
     }
 
     /// `EvalParams`: the classical evaluation's numbers from a parameter file (the format of
-    /// `search::eval::Params`; names left out keep their built-in values); no file means the
+    /// `eval::Params`; names left out keep their built-in values); no file means the
     /// built-in numbers. A file that does not read is reported and the numbers stay as they were.
     fn set_eval_params(&mut self, name: &str, path: &str) {
         if path.is_empty() {

@@ -9,12 +9,8 @@
 //! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
 
 pub(crate) mod correction;
-pub mod eval;
-pub(crate) mod evaluator;
 pub(crate) mod history;
 pub(crate) mod movepick;
-pub mod nnue;
-pub mod param_text;
 pub mod params;
 pub mod see;
 pub mod strength;
@@ -25,12 +21,12 @@ pub(crate) mod tt;
 use crate::board::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::board::position::Position;
 use crate::board::types::*;
+use crate::eval::evaluator::Evaluator;
+use crate::eval::nnue::Network;
+use crate::eval::{default_tables, Tables};
 use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
-use crate::search::eval::{default_tables, Tables};
-use crate::search::evaluator::Evaluator;
 use crate::search::history::{History, PieceTo, CONTINUATION_PLIES, MAX_PLY};
 use crate::search::movepick::{MovePicker, ORDER_VALUE};
-use crate::search::nnue::Network;
 use crate::search::params::SearchParams;
 use crate::search::see::see_ge;
 use crate::search::time::{Limits, TimeManager};
@@ -223,7 +219,7 @@ impl SearchSettings {
         match (self.use_network, &self.network) {
             (false, _) => None,
             (true, Some(loaded)) => Some(loaded),
-            (true, None) => Some(nnue::built_in()),
+            (true, None) => Some(crate::eval::nnue::built_in()),
         }
     }
 

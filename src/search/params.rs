@@ -4,7 +4,7 @@
 //! option) replaces some of them, in the text format of `param_text`. Time management is not
 //! here: a tuner playing games by node counts could not see it.
 
-use crate::search::param_text::read_values;
+use crate::eval::param_text::read_values;
 
 /// One tunable number: its name, value as shipped, inclusive range, and tuning step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
