@@ -12,10 +12,11 @@
 //! the handshake is not delayed by it; the first command that needs the engine waits for it.
 //!
 //! Bad input never ends the loop: it is reported with `info string` and the last valid state
-//! is kept. Input shown back in a report goes through [`output::echo`] (short, control
+//! is kept. Input shown back in a report goes through [`echo::echo`] (short, control
 //! characters escaped).
 
 pub mod command;
+pub mod echo;
 pub mod input;
 pub mod options;
 pub mod output;
@@ -34,6 +35,7 @@ use crate::eval::Tables;
 use crate::search::params::SearchParams;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
+use echo::{echo, info_text};
 use input::Input;
 use options::OptionChange;
 use output::{InfoStyle, Verdict, VerdictInput};
@@ -214,8 +216,7 @@ impl Session {
     }
 
     fn info_string(&self, text: &str) {
-        self.out
-            .line(&format!("info string {}", output::info_text(text)));
+        self.out.line(&format!("info string {}", info_text(text)));
     }
 
     fn handle(&mut self, line: &str) -> Flow {
@@ -223,7 +224,7 @@ impl Session {
             Ok(c) => c,
             Err(CommandError::Empty) => return Flow::Continue,
             Err(CommandError::Unknown(w)) => {
-                let w = output::echo(&w);
+                let w = echo(&w);
                 // Each unknown word once (the set is bounded: garbage can be endless).
                 if self.reported_unknown.len() >= MAX_REPORTED_UNKNOWN {
                     self.reported_unknown.clear();
@@ -302,7 +303,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let spec = options::lookup(name);
-        let name = &output::echo(name);
+        let name = &echo(name);
         let Some(spec) = spec else {
             self.info_string(&format!("unknown option '{name}' ignored"));
             return;
@@ -356,7 +357,7 @@ impl Session {
             self.engine().set_book(Book::built_in());
             return;
         }
-        let what = format!("option '{name}': book file '{}'", output::echo(path));
+        let what = format!("option '{name}': book file '{}'", echo(path));
         if let Err(why) = check_regular_file(path) {
             self.info_string(&format!("{what} {why}; keeping the current book"));
             return;
@@ -387,7 +388,7 @@ impl Session {
             self.engine().set_network(None);
             return;
         }
-        let what = format!("option '{name}': network file '{}'", output::echo(path));
+        let what = format!("option '{name}': network file '{}'", echo(path));
         match read_network(std::path::Path::new(path)) {
             Ok(net) => {
                 self.engine().set_network(Some(Arc::new(net)));
@@ -416,7 +417,7 @@ impl Session {
             self.engine().set_eval_tables(None);
             return;
         }
-        let what = format!("option '{name}': parameter file '{}'", output::echo(path));
+        let what = format!("option '{name}': parameter file '{}'", echo(path));
         match read_eval_params(std::path::Path::new(path)) {
             Ok(params) => {
                 self.engine()
@@ -433,7 +434,7 @@ impl Session {
                     Some(_) => "the numbers loaded before",
                     None => "the built-in numbers",
                 };
-                self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
+                self.info_string(&format!("{what} {}; keeping {kept}", echo(&why)));
             }
         }
     }
@@ -447,7 +448,7 @@ impl Session {
             self.engine().options.search.params = SearchParams::DEFAULT;
             return;
         }
-        let what = format!("option '{name}': parameter file '{}'", output::echo(path));
+        let what = format!("option '{name}': parameter file '{}'", echo(path));
         match read_search_params(std::path::Path::new(path)) {
             Ok(params) => {
                 self.engine().options.search.params = params;
@@ -459,7 +460,7 @@ impl Session {
                 } else {
                     "the numbers loaded before"
                 };
-                self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
+                self.info_string(&format!("{what} {}; keeping {kept}", echo(&why)));
             }
         }
     }

@@ -9,6 +9,7 @@
 //! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
 
 pub(crate) mod correction;
+pub(crate) mod gravity;
 pub(crate) mod history;
 pub(crate) mod movepick;
 pub mod params;
@@ -26,9 +27,9 @@ use crate::eval::nnue::Network;
 use crate::eval::{default_tables, Tables};
 use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
 use crate::search::history::{History, PieceTo, CONTINUATION_PLIES, MAX_PLY};
-use crate::search::movepick::{MovePicker, ORDER_VALUE};
+use crate::search::movepick::MovePicker;
 use crate::search::params::SearchParams;
-use crate::search::see::see_ge;
+use crate::search::see::{see_ge, ORDER_VALUE};
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{Bound, TranspositionTable};
 use parking_lot::Mutex;
