@@ -16,8 +16,8 @@
 
 use chuhan::board::position::Position;
 use chuhan::engine::Engine;
+use chuhan::eval::{Params, Tables};
 use chuhan::rules::{self, Outcome, RuleSet};
-use chuhan::search::eval::{Params, Tables};
 use chuhan::search::time::Limits;
 use chuhan::tools::match_runner::stats::Tally;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! The endgame suite (`tests/data/endgames.tsv`): positions of endings whose theoretical
 //! verdict the xiangqi manuals give by material, each with its public source. The evaluation
 //! the engine searches with (the built-in network, with the endgame scale of
-//! `search::eval::endgame`) must honour them: a won ending scores as won for the stronger side,
+//! `eval::endgame`) must honour them: a won ending scores as won for the stronger side,
 //! a drawn one near zero, a hard-to-win one below a win. Both the static evaluation and a
 //! fixed-depth search are checked, for the position as written and for its colour-flipped
 //! twin. `cargo test --release --test endgames -- --nocapture` prints the table.

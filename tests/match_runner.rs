@@ -1,6 +1,8 @@
-//! The match runner through real processes: the referee on scripted games played by
-//! `chuhan-fake-engine`, the `chuhan match` command end to end (PGN written and read back,
-//! SPRT early stop, engine reuse), and no child left behind after Ctrl-C.
+//! The match runner through real processes: the referee on scripted games played by the fake
+//! engine (`examples/fake_engine.rs`), the `chuhan match` command end to end (PGN written and
+//! read back, SPRT early stop, engine reuse), and no child left behind after Ctrl-C.
+
+mod common;
 
 use chuhan::board::notation::Notation;
 use chuhan::engine::openings::{parse_line, Opening};
@@ -14,9 +16,11 @@ use chuhan::tools::match_runner::referee::{GameResult, RuleChoice, Termination};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-const FAKE: &str = env!("CARGO_BIN_EXE_chuhan-fake-engine");
+/// The fake engine: an example, found beside this test (`common::fake_engine`).
+static FAKE: LazyLock<String> = LazyLock::new(common::fake_engine);
 const CHUHAN: &str = env!("CARGO_BIN_EXE_chuhan");
 
 fn fake(name: &str, proto: Protocol, args: &[&str]) -> EngineSpec {
@@ -292,12 +296,17 @@ fn chuhan_match_end_to_end() {
         .args([
             "match",
             "-engine",
-            &format!("cmd={FAKE}"),
+            &format!("cmd={}", *FAKE),
             "name=alpha",
             "proto=ucci",
         ])
         .args(["arg=--random", "arg=--pidfile", &format!("arg={pidfile}")])
-        .args(["-engine", &format!("cmd={FAKE}"), "name=beta", "proto=uci"])
+        .args([
+            "-engine",
+            &format!("cmd={}", *FAKE),
+            "name=beta",
+            "proto=uci",
+        ])
         .args(["arg=--pidfile", &format!("arg={pidfile}")])
         .args(["-tc", "depth=1", "-games", "4", "-concurrency", "1"])
         .args(["-openings", book.to_str().unwrap()])
@@ -338,8 +347,8 @@ fn chuhan_match_end_to_end() {
 fn sprt_stops_early() {
     // beta always answers an illegal move, so alpha wins every game: H1 quickly.
     let out = Command::new(CHUHAN)
-        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=alpha"])
-        .args(["-engine", &format!("cmd={FAKE}"), "name=beta"])
+        .args(["match", "-engine", &format!("cmd={}", *FAKE), "name=alpha"])
+        .args(["-engine", &format!("cmd={}", *FAKE), "name=beta"])
         .args(["arg=--illegal"])
         .args(["-tc", "depth=1", "-concurrency", "2"])
         .args(["-sprt", "elo0=0", "elo1=50"])
@@ -372,14 +381,14 @@ fn ctrl_c_leaves_no_engine_behind() {
     let pids = temp_path("ctrlc.pids");
     let pidfile = pids.to_str().unwrap();
     let mut child = Command::new(CHUHAN)
-        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=a"])
+        .args(["match", "-engine", &format!("cmd={}", *FAKE), "name=a"])
         .args([
             "arg=--delay",
             "arg=200",
             "arg=--pidfile",
             &format!("arg={pidfile}"),
         ])
-        .args(["-engine", &format!("cmd={FAKE}"), "name=b"])
+        .args(["-engine", &format!("cmd={}", *FAKE), "name=b"])
         .args([
             "arg=--delay",
             "arg=200",
@@ -435,7 +444,7 @@ fn engines_are_reaped_on_drop() {
 /// `chuhan match` with `engine` as the second engine, by the fake engine; its output.
 fn match_against(engine: &str, extra: &[&str]) -> std::process::Output {
     Command::new(CHUHAN)
-        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
+        .args(["match", "-engine", &format!("cmd={}", *FAKE), "name=ok"])
         .args(["-engine", &format!("cmd={engine}"), "name=bad"])
         .args(extra)
         .args(["-tc", "depth=1", "-concurrency", "2", "-games", "200"])
@@ -469,8 +478,8 @@ fn an_engine_that_cannot_be_restarted_aborts_the_match() {
     let book = temp_path("restart-book.txt");
     std::fs::write(&book, "h2e2\n").unwrap();
     let out = Command::new(CHUHAN)
-        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=ok"])
-        .args(["-engine", &format!("cmd={FAKE}"), "name=bad"])
+        .args(["match", "-engine", &format!("cmd={}", *FAKE), "name=ok"])
+        .args(["-engine", &format!("cmd={}", *FAKE), "name=bad"])
         .args([
             "arg=--crash-at",
             "arg=1",
@@ -552,9 +561,14 @@ fn chuhan_match_against_a_flooder_ends_with_flat_memory() {
     let book = temp_path("flood-book.txt");
     std::fs::write(&book, "h2e2 h9g7\n").unwrap();
     let mut child = Command::new(CHUHAN)
-        .args(["match", "-engine", &format!("cmd={FAKE}"), "name=flooder"])
+        .args([
+            "match",
+            "-engine",
+            &format!("cmd={}", *FAKE),
+            "name=flooder",
+        ])
         .args(["arg=--flood-from", "arg=0"])
-        .args(["-engine", &format!("cmd={FAKE}"), "name=quiet"])
+        .args(["-engine", &format!("cmd={}", *FAKE), "name=quiet"])
         .args(["-tc", "st=0.5", "-margin", "50", "-games", "4"])
         .args(["-concurrency", "1", "-openings", book.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())

@@ -1416,7 +1416,7 @@ fn eval_params_set_the_classical_numbers_and_refuse_bad_files() {
 
 #[test]
 fn eval_file_loads_a_network_and_refuses_bad_files() {
-    let good = chuhan::search::nnue::Network::random(3).to_bytes();
+    let good = chuhan::eval::nnue::Network::random(3).to_bytes();
     let net = temp_file("random.nnue", &good);
     let mut s = Session::with("uci");
     // The built-in network evaluates by default; `Use NNUE false` gives the classical

@@ -6,7 +6,7 @@ use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;
 use chuhan::board::types::{Move, MATE};
 use chuhan::engine::{Engine, SearchEvent};
-use chuhan::search::nnue::{Network, HIDDEN};
+use chuhan::eval::nnue::{Network, HIDDEN};
 use chuhan::search::time::Limits;
 use chuhan::search::{SearchInfo, SearchResult};
 use std::time::{Duration, Instant};

@@ -1,11 +1,15 @@
 //! Tournaments through the built binary: `-gauntlet`, `-shard K/N` (two shards play exactly the
 //! games of the whole run), and `chuhan match rate` on PGN files, bad input included.
 
+mod common;
+
 use chuhan::tools::match_runner::pgn::{read_pgn, PgnGame};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::LazyLock;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_chuhan-fake-engine");
+/// The fake engine: an example, found beside this test (`common::fake_engine`).
+static FAKE: LazyLock<String> = LazyLock::new(common::fake_engine);
 const CHUHAN: &str = env!("CARGO_BIN_EXE_chuhan");
 
 fn temp_path(name: &str) -> PathBuf {
@@ -41,7 +45,7 @@ fn fake_tournament(pgn: &Path, extra: &[&str]) -> String {
     let engine = |name: &str, random: bool| {
         let mut e = vec![
             "-engine".to_string(),
-            format!("cmd={FAKE}"),
+            format!("cmd={}", *FAKE),
             format!("name={name}"),
         ];
         if random {

@@ -1,7 +1,7 @@
 //! `chuhan tune` from the command line: bad input is a clear error with a non-zero exit, and
 //! `fit` reads and writes parameter files in the `name = value` format.
 
-use chuhan::search::eval::Params;
+use chuhan::eval::Params;
 
 mod common;
 

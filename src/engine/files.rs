@@ -2,9 +2,9 @@
 //! files, the protocol's options), a bounded reader for files loaded whole, and the reader of
 //! network files.
 
-use crate::search::eval::Params;
-use crate::search::nnue::network::FILE_LEN;
-use crate::search::nnue::Network;
+use crate::eval::nnue::network::FILE_LEN;
+use crate::eval::nnue::Network;
+use crate::eval::Params;
 use crate::search::params::SearchParams;
 use std::fs::File;
 use std::io::Read;

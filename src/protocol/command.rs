@@ -10,7 +10,7 @@
 //! [`CommandError`]. Moves, FENs and option values are checked later, against the position and
 //! the option table: this layer only splits text.
 
-use super::output::echo;
+use super::echo::echo;
 use std::fmt;
 use std::str::FromStr;
 

@@ -12,10 +12,11 @@
 //! the handshake is not delayed by it; the first command that needs the engine waits for it.
 //!
 //! Bad input never ends the loop: it is reported with `info string` and the last valid state
-//! is kept. Input shown back in a report goes through [`output::echo`] (short, control
+//! is kept. Input shown back in a report goes through [`echo::echo`] (short, control
 //! characters escaped).
 
 pub mod command;
+pub mod echo;
 pub mod input;
 pub mod options;
 pub mod output;
@@ -31,11 +32,12 @@ use crate::board::types::{Color, Move};
 use crate::engine::book::Book;
 use crate::engine::files::{read_eval_params, read_network, read_search_params};
 use crate::engine::{Engine, Listener, SearchEvent};
-use crate::search::eval::Tables;
-use crate::search::nnue::architecture;
+use crate::eval::nnue::architecture;
+use crate::eval::Tables;
 use crate::search::params::SearchParams;
 use crate::search::time::Limits;
 use crate::search::SearchResult;
+use echo::{echo, info_text};
 use input::Input;
 use options::OptionChange;
 use output::{InfoStyle, Verdict, VerdictInput};
@@ -216,8 +218,7 @@ impl Session {
     }
 
     fn info_string(&self, text: &str) {
-        self.out
-            .line(&format!("info string {}", output::info_text(text)));
+        self.out.line(&format!("info string {}", info_text(text)));
     }
 
     fn handle(&mut self, line: &str) -> Flow {
@@ -225,7 +226,7 @@ impl Session {
             Ok(c) => c,
             Err(CommandError::Empty) => return Flow::Continue,
             Err(CommandError::Unknown(w)) => {
-                let w = output::echo(&w);
+                let w = echo(&w);
                 // Each unknown word once (the set is bounded: garbage can be endless).
                 if self.reported_unknown.len() >= MAX_REPORTED_UNKNOWN {
                     self.reported_unknown.clear();
@@ -312,7 +313,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let spec = options::lookup(name);
-        let name = &output::echo(name);
+        let name = &echo(name);
         let Some(spec) = spec else {
             self.info_string(&format!("unknown option '{name}' ignored"));
             return;
@@ -366,7 +367,7 @@ impl Session {
             self.engine().set_book(Book::built_in());
             return;
         }
-        let what = format!("option '{name}': book file '{}'", output::echo(path));
+        let what = format!("option '{name}': book file '{}'", echo(path));
         if let Err(why) = check_regular_file(path) {
             self.info_string(&format!("{what} {why}; keeping the current book"));
             return;
@@ -388,7 +389,7 @@ impl Session {
         self.engine().set_book(opened.book);
     }
 
-    /// `EvalFile`: a network file (`search::nnue::network` documents the format); no file
+    /// `EvalFile`: a network file (`eval::nnue::network` documents the format); no file
     /// (empty, `<empty>`) means the built-in network. A network that loads evaluates from the
     /// next search on (while `Use NNUE` is on), and says so; a file that is none (missing,
     /// truncated, another format or architecture) is reported and the network stays as it was.
@@ -397,7 +398,7 @@ impl Session {
             self.engine().set_network(None);
             return;
         }
-        let what = format!("option '{name}': network file '{}'", output::echo(path));
+        let what = format!("option '{name}': network file '{}'", echo(path));
         match read_network(std::path::Path::new(path)) {
             Ok(net) => {
                 self.engine().set_network(Some(Arc::new(net)));
@@ -419,14 +420,14 @@ impl Session {
     }
 
     /// `EvalParams`: the classical evaluation's numbers from a parameter file (the format of
-    /// `search::eval::Params`; names left out keep their built-in values); no file means the
+    /// `eval::Params`; names left out keep their built-in values); no file means the
     /// built-in numbers. A file that does not read is reported and the numbers stay as they were.
     fn set_eval_params(&mut self, name: &str, path: &str) {
         if path.is_empty() {
             self.engine().set_eval_tables(None);
             return;
         }
-        let what = format!("option '{name}': parameter file '{}'", output::echo(path));
+        let what = format!("option '{name}': parameter file '{}'", echo(path));
         match read_eval_params(std::path::Path::new(path)) {
             Ok(params) => {
                 self.engine()
@@ -443,7 +444,7 @@ impl Session {
                     Some(_) => "the numbers loaded before",
                     None => "the built-in numbers",
                 };
-                self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
+                self.info_string(&format!("{what} {}; keeping {kept}", echo(&why)));
             }
         }
     }
@@ -457,7 +458,7 @@ impl Session {
             self.engine().options.search.params = SearchParams::DEFAULT;
             return;
         }
-        let what = format!("option '{name}': parameter file '{}'", output::echo(path));
+        let what = format!("option '{name}': parameter file '{}'", echo(path));
         match read_search_params(std::path::Path::new(path)) {
             Ok(params) => {
                 self.engine().options.search.params = params;
@@ -469,7 +470,7 @@ impl Session {
                 } else {
                     "the numbers loaded before"
                 };
-                self.info_string(&format!("{what} {}; keeping {kept}", output::echo(&why)));
+                self.info_string(&format!("{what} {}; keeping {kept}", echo(&why)));
             }
         }
     }

@@ -10,7 +10,7 @@
 //! its change, so a type mismatch cannot compile. Defaults come from the typed settings they
 //! set ([`EngineOptions::FOR_GUI`], [`ProtocolSettings::DEFAULT`]), never written twice.
 
-use super::output::echo;
+use super::echo::echo;
 use super::ProtocolSettings;
 use crate::board::types::Value;
 use crate::engine::book::BookPolicy;

@@ -6,7 +6,7 @@
 use crate::board::bitboard::Bitboard;
 use crate::board::position::Position;
 use crate::board::types::{Color, PieceKind, Value};
-use crate::search::history::gravity;
+use crate::search::gravity::gravity;
 
 /// Entries per table and side to move (a power of two).
 const ENTRIES: usize = 16_384;

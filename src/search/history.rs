@@ -4,6 +4,7 @@
 
 use crate::board::types::{Color, Move, Piece, Square, SQUARE_NB};
 use crate::search::correction::Correction;
+use crate::search::gravity::gravity;
 
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
@@ -159,14 +160,6 @@ impl History {
             self.killers[ply + 2] = [Move::NONE; 2];
         }
     }
-}
-
-/// The gravity update: `bonus` moves `e` toward ±`max` the less the closer it is, so `e` stays
-/// within the bounds.
-#[inline(always)]
-pub(crate) fn gravity(e: &mut i32, bonus: i32, max: i32) {
-    let bonus = bonus.clamp(-max, max);
-    *e += bonus - *e * bonus.abs() / max;
 }
 
 /// Number of (piece, point) pairs.

@@ -9,12 +9,9 @@
 //! scored by `repetition_score`, the one seam where the rules of repetition enter the search.
 
 pub(crate) mod correction;
-pub mod eval;
-pub(crate) mod evaluator;
+pub(crate) mod gravity;
 pub(crate) mod history;
 pub(crate) mod movepick;
-pub mod nnue;
-pub mod param_text;
 pub mod params;
 pub mod see;
 pub mod strength;
@@ -25,14 +22,14 @@ pub(crate) mod tt;
 use crate::board::movegen::{generate, legal_moves, GenType, MoveList};
 use crate::board::position::Position;
 use crate::board::types::*;
+use crate::eval::evaluator::Evaluator;
+use crate::eval::nnue::Network;
+use crate::eval::{default_tables, Tables};
 use crate::rules::{self, RepetitionFilter, RepetitionVerdict, RuleSet};
-use crate::search::eval::{default_tables, Tables};
-use crate::search::evaluator::Evaluator;
 use crate::search::history::{History, PieceTo, CONTINUATION_PLIES, MAX_PLY};
-use crate::search::movepick::{MovePicker, ORDER_VALUE};
-use crate::search::nnue::Network;
+use crate::search::movepick::MovePicker;
 use crate::search::params::SearchParams;
-use crate::search::see::see_ge;
+use crate::search::see::{see_ge, ORDER_VALUE};
 use crate::search::time::{Limits, TimeManager};
 use crate::search::tt::{Bound, TranspositionTable};
 use parking_lot::Mutex;
@@ -223,7 +220,7 @@ impl SearchSettings {
         match (self.use_network, &self.network) {
             (false, _) => None,
             (true, Some(loaded)) => Some(loaded),
-            (true, None) => Some(nnue::built_in()),
+            (true, None) => Some(crate::eval::nnue::built_in()),
         }
     }
 
@@ -363,6 +360,22 @@ pub struct Worker<'a> {
     reductions: Box<Reductions>,
     /// The score of a draw by the side to move (`SearchSettings::contempt`).
     draw: [Value; 2],
+}
+
+/// What the reduction of a move after the first depends on, besides the node.
+struct LateMove {
+    /// Its number among the legal moves tried (1-based).
+    number: usize,
+    /// A capture ...
+    capture: bool,
+    /// ... that loses material by SEE (tried after the quiet moves).
+    losing_capture: bool,
+    /// It gives check.
+    gives_check: bool,
+    /// A killer of this ply.
+    killer: bool,
+    /// Its butterfly and continuation history (0 for a capture).
+    stat: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -816,6 +829,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         cut_node: bool,
     ) -> Value {
+        // Step 1: the horizon, the node count, games over by rule, mate distance pruning.
         let pv_node = beta - alpha > 1;
         // The PV ends here until a move improves alpha; set before the quiescence search too,
         // which keeps no PV, or the parent would copy a stale one (an illegal ponder move).
@@ -856,6 +870,7 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
+        // Step 2: the hash table, whose score ends a non-PV node searched deep enough.
         let key = self.pos.key();
         let tte = self.shared.tt.probe(key, ply);
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
@@ -874,6 +889,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 3: the static evaluation, corrected; whether it improves on two plies ago.
         let in_check = self.pos.in_check();
         let us = self.pos.side_to_move();
         // The hash table keeps the evaluation uncorrected: the correction goes on learning.
@@ -893,6 +909,7 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
         self.history.reset_killers(ply);
 
+        // Step 4: pruning the whole node before any move: reverse futility, null move.
         let p = self.params;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth.
@@ -913,7 +930,7 @@ impl<'a> Worker<'a> {
             {
                 let r = p.null_base
                     + depth / p.null_depth_div
-                    + ((eval - beta) / p.null_eval_div).min(3);
+                    + ((eval - beta) / p.null_eval_div).min(p.null_eval_max);
                 self.frames[ply].mv = Move::NULL;
                 self.frames[ply].piece = None;
                 self.make_null();
@@ -925,9 +942,10 @@ impl<'a> Worker<'a> {
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
                     // In sparse endings verify with a reduced search without null moves.
-                    let sparse =
-                        self.pos.color_count(Color::Red) + self.pos.color_count(Color::Black) <= 12;
-                    if !sparse && depth < 12 {
+                    let pieces =
+                        self.pos.color_count(Color::Red) + self.pos.color_count(Color::Black);
+                    let sparse = pieces <= p.sparse_pieces as u32;
+                    if !sparse && depth < p.null_verify_depth {
                         return v;
                     }
                     let saved = self.null_verify_ply;
@@ -942,10 +960,10 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Internal iterative reduction: no hash move at a deep node.
+        // Step 5: internal iterative reduction: no hash move at a deep node.
         let depth = if self.shared.settings.features.iir
             && tt_move == Move::NONE
-            && depth >= 6
+            && depth >= p.iir_depth
             && (pv_node || cut_node)
         {
             depth - 1
@@ -953,6 +971,9 @@ impl<'a> Worker<'a> {
             depth
         };
 
+        // Step 6: the moves, in the picker's order: pruned, extended, searched (the first with
+        // the full window, later ones reduced with a null window, re-searched when they beat
+        // alpha).
         let (prev_move, prev_piece) = if ply > 0 {
             (self.frames[ply - 1].mv, self.frames[ply - 1].piece)
         } else {
@@ -1001,25 +1022,16 @@ impl<'a> Worker<'a> {
                         self.history.continuation_score(&continuation, (p, m.to()))
                     })
             };
-            // Shallow pruning of quiet moves that do not check: late ones (move-count pruning),
-            // any whose node is far below alpha (futility), and those with a bad history.
-            // Checks are kept: they are how mates at the horizon are found. Futility waits while
-            // alpha is a mate: no static margin reaches one, yet a quiet move can still mate
-            // sooner (a 困毙, leaving no move), and the shortest mate would be missed.
-            if !in_check && !capture && !gives_check && best > -MATE_BOUND && depth <= p.prune_depth
+            // Shallow pruning of quiet moves that do not check (`prune_quiet`). Checks are
+            // kept: they are how mates at the horizon are found.
+            if !in_check
+                && !capture
+                && !gives_check
+                && best > -MATE_BOUND
+                && depth <= p.prune_depth
+                && self.prune_quiet(depth, quiet_index, improving, eval, alpha, stat)
             {
-                let f = &self.shared.settings.features;
-                let lmp_limit = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
-                if (f.lmp && quiet_index as i32 >= lmp_limit)
-                    || (f.futility
-                        && alpha < MATE_BOUND
-                        && eval + p.futility_base + p.futility_margin * depth <= alpha)
-                    || (f.history_pruning
-                        && depth <= p.history_prune_depth
-                        && stat < -p.history_prune_margin * depth)
-                {
-                    continue;
-                }
+                continue;
             }
             self.frames[ply].mv = m;
             self.frames[ply].piece = piece;
@@ -1035,23 +1047,15 @@ impl<'a> Worker<'a> {
             if legal == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             } else {
-                let mut r = 0;
-                if self.shared.settings.features.lmr
-                    && depth >= 3
-                    && legal > 1 + usize::from(pv_node)
-                {
-                    // A late check is reduced too, one ply less: in xiangqi rooks and cannons
-                    // check at almost every turn, and most such checks lead nowhere. So is a
-                    // late capture that keeps its material, a ply less than a quiet move.
-                    r = self.reductions.get(depth, legal);
-                    r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(gives_check);
-                    r -= i32::from(capture && !losing_capture);
-                    if !capture {
-                        r -= i32::from(m == killers[0] || m == killers[1]);
-                        r -= stat / p.lmr_history_div;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let late = LateMove {
+                    number: legal,
+                    capture,
+                    losing_capture,
+                    gives_check,
+                    killer: m == killers[0] || m == killers[1],
+                    stat,
+                };
+                let r = self.reduction(depth, new_depth, pv_node, cut_node, &late);
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
                     // The reduced search beat alpha: verify at full depth, a ply deeper when
@@ -1102,6 +1106,8 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Step 7: the result: no legal move loses; the bound, the correction history and the
+        // hash table learn from it.
         if legal == 0 {
             // Checkmate or stalemate (困毙): either way the side to move loses.
             return mated_in(ply);
@@ -1143,6 +1149,64 @@ impl<'a> Worker<'a> {
             );
         }
         best
+    }
+
+    /// Whether a quiet move that gives no check, at a shallow node not in check, is pruned:
+    /// a late one (move-count pruning), any whose node is far below alpha (futility), or one
+    /// with a bad history. Futility waits while alpha is a mate: no static margin reaches one,
+    /// yet a quiet move can still mate sooner (a 困毙, leaving no move), and the shortest mate
+    /// would be missed.
+    #[inline(always)]
+    fn prune_quiet(
+        &self,
+        depth: i32,
+        quiet_index: usize,
+        improving: bool,
+        eval: Value,
+        alpha: Value,
+        stat: i32,
+    ) -> bool {
+        let p = self.params;
+        let f = &self.shared.settings.features;
+        let lmp_limit = (p.lmp_base + depth * depth) / if improving { 1 } else { 2 };
+        (f.lmp && quiet_index as i32 >= lmp_limit)
+            || (f.futility
+                && alpha < MATE_BOUND
+                && eval + p.futility_base + p.futility_margin * depth <= alpha)
+            || (f.history_pruning
+                && depth <= p.history_prune_depth
+                && stat < -p.history_prune_margin * depth)
+    }
+
+    /// The late-move reduction of a move searched after the first (0: none), at most
+    /// `new_depth - 1`. A late check is reduced too, one ply less: in xiangqi rooks and cannons
+    /// check at almost every turn, and most such checks lead nowhere. So is a late capture
+    /// that keeps its material, a ply less than a quiet move; a quiet killer a ply less, and a
+    /// quiet move by its history.
+    #[inline(always)]
+    fn reduction(
+        &self,
+        depth: i32,
+        new_depth: i32,
+        pv_node: bool,
+        cut_node: bool,
+        m: &LateMove,
+    ) -> i32 {
+        let p = self.params;
+        if !(self.shared.settings.features.lmr
+            && depth >= p.lmr_depth
+            && m.number > 1 + usize::from(pv_node))
+        {
+            return 0;
+        }
+        let mut r = self.reductions.get(depth, m.number);
+        r += i32::from(!pv_node) + i32::from(cut_node) - i32::from(m.gives_check);
+        r -= i32::from(m.capture && !m.losing_capture);
+        if !m.capture {
+            r -= i32::from(m.killer);
+            r -= m.stat / p.lmr_history_div;
+        }
+        r.clamp(0, new_depth - 1)
     }
 
     fn reward_quiet(

@@ -7,11 +7,7 @@ use crate::board::movegen::{generate, GenType, MoveList, MAX_MOVES};
 use crate::board::position::Position;
 use crate::board::types::{Move, PieceKind};
 use crate::search::history::{History, PieceTo, CONTINUATION_PLIES};
-use crate::search::see::see_ge;
-
-/// Piece values used for ordering captures and by static exchange evaluation (`see`); not the
-/// evaluation's.
-pub const ORDER_VALUE: [i32; 7] = [5000, 200, 200, 450, 1000, 450, 100];
+use crate::search::see::{see_ge, ORDER_VALUE};
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {

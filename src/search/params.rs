@@ -4,7 +4,7 @@
 //! option) replaces some of them, in the text format of `param_text`. Time management is not
 //! here: a tuner playing games by node counts could not see it.
 
-use crate::search::param_text::read_values;
+use crate::eval::param_text::read_values;
 
 /// One tunable number: its name, value as shipped, inclusive range, and tuning step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ search_params! {
     null_base = 3, 1..=8, step 1;
     /// ... plus one per this many plies of depth ...
     null_depth_div = 5, 1..=16, step 1;
-    /// ... plus one per this much of the static evaluation over beta (at most three).
+    /// ... plus one per this much of the static evaluation over beta (at most `null_eval_max`).
     null_eval_div = 185, 20..=1000, step 20;
     /// Quiet moves are pruned (late-move, futility) at this depth and below.
     prune_depth = 7, 0..=16, step 1;
@@ -101,6 +101,20 @@ search_params! {
     history_bonus_scale = 14, 1..=256, step 2;
     /// ... up to this.
     history_bonus_max = 3585, 100..=16384, step 250;
+    // Appended, not grouped, so earlier `chuhan spsa` runs keep their parameters' places.
+    /// Null-move reduction: the static evaluation's share (`null_eval_div`) adds at most this.
+    null_eval_max = 3, 0..=8, step 1;
+    /// A null move's cut-off is verified by a search without null moves from this depth on, in
+    /// any position ...
+    null_verify_depth = 12, 1..=32, step 1;
+    /// ... and at every depth in a sparse ending: at most this many pieces on the board, kings
+    /// included (zugzwang is common there).
+    sparse_pieces = 12, 2..=32, step 1;
+    /// Internal iterative reduction: a ply less at a PV or cut node without a hash move from
+    /// this depth on.
+    iir_depth = 6, 1..=16, step 1;
+    /// Late-move reductions from this depth on.
+    lmr_depth = 3, 1..=10, step 1;
 }
 
 impl Default for SearchParams {

@@ -26,7 +26,10 @@
 use crate::board::bitboard::Bitboard;
 use crate::board::position::Position;
 use crate::board::types::{Color, Move, PieceKind, Square, Value};
-use crate::search::movepick::ORDER_VALUE;
+
+/// Piece values of the static exchange evaluation, which capture ordering (`movepick`) and
+/// delta pruning use too; not the evaluation's.
+pub const ORDER_VALUE: [i32; 7] = [5000, 200, 200, 450, 1000, 450, 100];
 
 /// Attackers in the order they are tried: least valuable first, the king last.
 const CAPTURE_ORDER: [PieceKind; 7] = [

@@ -9,9 +9,9 @@
 
 use super::gradient::{add, Gradient};
 use super::weights::{FT_LIMIT, OUT_BIAS_LIMIT, OUT_LIMIT};
-use crate::search::nnue::features::INPUTS;
-use crate::search::nnue::float::FloatNetwork;
-use crate::search::nnue::HIDDEN;
+use crate::eval::nnue::features::INPUTS;
+use crate::eval::nnue::float::FloatNetwork;
+use crate::eval::nnue::HIDDEN;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;

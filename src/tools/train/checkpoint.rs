@@ -27,9 +27,9 @@
 //! The weights are in the float units of `nnue::float` (not quantised).
 
 use super::adam::Adam;
-use crate::search::nnue::features::INPUTS;
-use crate::search::nnue::float::FloatNetwork;
-use crate::search::nnue::HIDDEN;
+use crate::eval::nnue::features::INPUTS;
+use crate::eval::nnue::float::FloatNetwork;
+use crate::eval::nnue::HIDDEN;
 use crate::tools::datagen::files::Output;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -295,7 +295,7 @@ mod tests {
         let good = sample().to_bytes();
         let reason = |b: &[u8]| Checkpoint::from_bytes(b).err().unwrap().to_string();
         assert!(reason(b"").contains("not a Chuhan training checkpoint"));
-        assert!(reason(&crate::search::nnue::Network::random(1).to_bytes()).contains("not a"));
+        assert!(reason(&crate::eval::nnue::Network::random(1).to_bytes()).contains("not a"));
         assert!(reason(&good[..40]).contains("truncated"));
         assert!(reason(&good[..FILE_LEN - 1]).contains("truncated or damaged"));
         let mut v2 = good.clone();

@@ -13,7 +13,7 @@
 //! in another order validate on the same positions.
 
 use crate::board::rng::splitmix64;
-use crate::search::nnue::features::{index, INPUTS, MAX_ACTIVE};
+use crate::eval::nnue::features::{index, INPUTS, MAX_ACTIVE};
 use crate::tools::datagen::files::Records;
 use crate::tools::datagen::record::{self, RECORD_SIZE};
 use anyhow::{bail, Context, Result};
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// Centipawns per unit of the network's output: the target's sigmoid reads a score in the
 /// units the engine's network gives (`nnue::SCALE`).
-const SCALE: f32 = crate::search::nnue::SCALE as f32;
+const SCALE: f32 = crate::eval::nnue::SCALE as f32;
 
 /// Positions as feature lists (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -18,9 +18,9 @@
 //! clearing it and summing it cost what the positions touched, not the whole table.
 
 use super::data::{mirror, sigmoid};
-use crate::search::nnue::features::INPUTS;
-use crate::search::nnue::float::FloatNetwork;
-use crate::search::nnue::HIDDEN;
+use crate::eval::nnue::features::INPUTS;
+use crate::eval::nnue::float::FloatNetwork;
+use crate::eval::nnue::HIDDEN;
 
 /// The gradient of a sum of losses, in the network's shape, and that sum.
 pub struct Gradient {

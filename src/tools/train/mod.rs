@@ -23,8 +23,8 @@ pub mod trainer;
 pub mod weights;
 
 use crate::board::rng::{splitmix64, Rng};
-use crate::search::nnue::float::FloatNetwork;
-use crate::search::nnue::Network;
+use crate::eval::nnue::float::FloatNetwork;
+use crate::eval::nnue::Network;
 use crate::tools::datagen::files::Output;
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, DataId, Recipe};
@@ -291,7 +291,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
         train.len(),
         validation.len(),
         start.elapsed().as_secs_f64(),
-        crate::search::nnue::architecture(),
+        crate::eval::nnue::architecture(),
         recipe.batch,
         request.threads,
         recipe.seed,

@@ -8,7 +8,7 @@
 use super::adam::Adam;
 use super::data::Dataset;
 use super::gradient::{self, Gradient};
-use crate::search::nnue::float::FloatNetwork;
+use crate::eval::nnue::float::FloatNetwork;
 use std::ops::Range;
 
 /// Slices of a batch, and the most threads a run can use.

@@ -14,9 +14,9 @@
 //! weights a few units), so the clip only guards against a diverging run.
 
 use crate::board::rng::Rng;
-use crate::search::nnue::features::MAX_ACTIVE;
-use crate::search::nnue::float::FloatNetwork;
-use crate::search::nnue::{HIDDEN, QA, QB};
+use crate::eval::nnue::features::MAX_ACTIVE;
+use crate::eval::nnue::float::FloatNetwork;
+use crate::eval::nnue::{HIDDEN, QA, QB};
 
 /// The largest quantised feature weight or bias: 33 of them fit an i16.
 const FT_LIMIT_Q: i32 = i16::MAX as i32 / (MAX_ACTIVE as i32 + 1);
@@ -70,7 +70,7 @@ pub fn initial(seed: u64) -> FloatNetwork {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::nnue::features::INPUTS;
+    use crate::eval::nnue::features::INPUTS;
 
     #[test]
     fn weights_at_the_limits_quantise() {

@@ -8,7 +8,7 @@
 //! hundreds of numbers in the time one evaluation pass of each would take.
 
 use super::{eval_red, Sample, LOSS_PARTS};
-use crate::search::eval::{Params, Tables};
+use crate::eval::{Params, Tables};
 
 /// How far each number is moved to measure its coefficients: far enough that the evaluation's
 /// rounding (under 2 points) is a small part of the change.

@@ -29,9 +29,9 @@ use crate::board::rng::Rng;
 use crate::board::types::{Color, Value};
 use crate::engine::openings::{self, Opening};
 use crate::engine::Engine;
+use crate::eval::nnue::{self, Accumulator};
+use crate::eval::{default_tables, evaluate_with, Params, Tables};
 use crate::rules::{adjudicate, Outcome, RuleSet};
-use crate::search::eval::{default_tables, evaluate_with, Params, Tables};
-use crate::search::nnue::{self, Accumulator};
 use crate::tools::selfplay::{play_out, Playout};
 use crate::tools::train::data::sigmoid as network_sigmoid;
 use anyhow::{bail, Context, Result};
@@ -624,7 +624,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::Score;
+    use crate::eval::Score;
 
     #[test]
     fn values_round_trip_in_visitor_order() {

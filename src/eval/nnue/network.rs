@@ -1,4 +1,6 @@
-//! The network's integer weights, the file that holds them, and the output layer.
+//! The network's integer weights, the file that holds them, and its two layers computed from
+//! scratch: a position's accumulators (`Accumulator::refresh`) and the output layer
+//! (`Network::evaluate`). Kept move by move, the accumulators are `accumulator`'s.
 //!
 //! File format (version 1), all numbers little-endian, nothing after the last array:
 //!
@@ -22,9 +24,9 @@
 //! (`float::FloatNetwork`) times their scales, rounded to nearest: QA for the feature weights
 //! and biases, QB for the output weights, QA · QB for the output bias.
 
-use super::accumulator::Accumulator;
-use super::features::{INPUTS, MAX_ACTIVE};
+use super::features::{index, INPUTS, MAX_ACTIVE};
 use super::{architecture, EVAL_LIMIT, HIDDEN, QA, QB, SCALE};
+use crate::board::position::Position;
 use crate::board::rng::Rng;
 use crate::board::types::{Color, Value};
 use std::fmt;
@@ -307,6 +309,35 @@ impl Network {
         let b = &bytes[FILE_LEN - 4..];
         let out_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         Network::from_parts(ft_weights, ft_bias, out_weights, out_bias)
+    }
+}
+
+/// One position's accumulators, one per view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// Red's view (`[0]`) and Black's (`[1]`), indexed by `Color::index`.
+    pub by_color: [[i16; HIDDEN]; 2],
+}
+
+impl Accumulator {
+    /// The accumulators of `pos` computed from scratch.
+    pub fn refresh(net: &Network, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator {
+            by_color: [net.ft_bias; 2],
+        };
+        for sq in pos.occupied() {
+            if let Some(piece) = pos.piece_on(sq) {
+                for view in Color::ALL {
+                    let row = &net.ft_weights[index(view, piece, sq)];
+                    let sums = &mut acc.by_color[view.index()];
+                    for (s, &w) in sums.iter_mut().zip(row) {
+                        *s = s.wrapping_add(w);
+                    }
+                }
+            }
+        }
+        acc
     }
 }
 

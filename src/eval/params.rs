@@ -7,13 +7,13 @@
 //! (`material.horse.mg`, `mobility.rook.eg`); an `i32` is one number, `NAME`.
 //!
 //! The text format (what `chuhan tune fit` reads and writes, and self-play's `params=FILE`) is
-//! that of `search::param_text`, one `name = value` per line. Reading starts from the built-in
+//! that of `eval::param_text`, one `name = value` per line. Reading starts from the built-in
 //! numbers, so a name left out keeps its value.
 
 use super::Score;
 use crate::board::position::Position;
 use crate::board::types::{Color, Piece, PieceKind, Square};
-use crate::search::param_text::read_values;
+use crate::eval::param_text::read_values;
 
 /// The numbers of one parameter, each named from the parameter's name.
 trait Numbers {

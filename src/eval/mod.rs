@@ -1,13 +1,17 @@
-//! Static evaluation, from the side to move's point of view.
+//! Evaluation, the layer between the rules and the search: a position's static score from the
+//! side to move's point of view, by the classical terms below or by the network (`nnue/`), and
+//! `evaluator`, which keeps either one move by move along a line. It uses only the board (and
+//! `param_text`, the one reader of parameter files); the search, the tuner and the trainer use
+//! it, never the reverse.
 //!
-//! Material and piece-square terms are tapered between middlegame and endgame by the attacking
-//! material left (rooks, horses, cannons). Further terms: mobility of rooks, horses and cannons;
-//! king safety (missing defenders against attackers, rooks on open files toward the king,
-//! cannons aimed at the king with one screen); crossed and connected pawns; and a scale for
-//! endings that cannot be won (no attacking pieces, a lone cannon, a rook against a full
-//! defence). Piece-square tables are built once from a few readable shape parameters
-//! (advancement, centralisation) plus fitted offsets per kind and point, all in `Params`
-//! (declared in `eval/params.rs`), which the tuner adjusts.
+//! The classical evaluation (this file): material and piece-square terms are tapered between
+//! middlegame and endgame by the attacking material left (rooks, horses, cannons). Further terms:
+//! mobility of rooks, horses and cannons; king safety (missing defenders against attackers, rooks
+//! on open files toward the king, cannons aimed at the king with one screen); crossed and connected
+//! pawns; and a scale for endings that cannot be won (no attacking pieces, a lone cannon, a rook
+//! against a full defence). Piece-square tables are built once from a few readable shape parameters
+//! (advancement, centralisation) plus fitted offsets per kind and point, all in `Params` (declared
+//! in `eval/params.rs`), which the tuner adjusts.
 
 use crate::board::attacks::*;
 use crate::board::bitboard::Bitboard;
@@ -16,6 +20,9 @@ use crate::board::types::{Color, Piece, PieceKind, Square, Value, SQUARE_NB};
 use once_cell::sync::Lazy;
 
 pub mod endgame;
+pub(crate) mod evaluator;
+pub mod nnue;
+pub mod param_text;
 mod params;
 pub use params::Params;
 

@@ -1,5 +1,6 @@
 //! Accumulators: the feature transformer's output (bias plus the weights of the inputs a
-//! position switches on) for both views, kept along the search's line one entry per ply.
+//! position switches on) for both views, kept along the search's line one entry per ply. One
+//! position's, from scratch, is `network::Accumulator`.
 //!
 //! A move changes at most three inputs per view: the moved piece leaves its point and arrives
 //! on another, and a captured piece leaves. So a child's accumulators are its parent's plus one
@@ -12,39 +13,10 @@
 //! wrapped sums are exact.
 
 use super::features::index;
-use super::network::Network;
+use super::network::{Accumulator, Network};
 use super::HIDDEN;
 use crate::board::position::Position;
 use crate::board::types::{Color, Piece, Square, Value};
-
-/// One position's accumulators, one per view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct Accumulator {
-    /// Red's view (`[0]`) and Black's (`[1]`), indexed by `Color::index`.
-    pub by_color: [[i16; HIDDEN]; 2],
-}
-
-impl Accumulator {
-    /// The accumulators of `pos` computed from scratch.
-    pub fn refresh(net: &Network, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator {
-            by_color: [net.ft_bias; 2],
-        };
-        for sq in pos.occupied() {
-            if let Some(piece) = pos.piece_on(sq) {
-                for view in Color::ALL {
-                    let row = &net.ft_weights[index(view, piece, sq)];
-                    let sums = &mut acc.by_color[view.index()];
-                    for (s, &w) in sums.iter_mut().zip(row) {
-                        *s = s.wrapping_add(w);
-                    }
-                }
-            }
-        }
-        acc
-    }
-}
 
 /// What a ply changed on the board, kept until its accumulators are needed.
 #[derive(Clone, Copy, Debug)]

@@ -1,4 +1,4 @@
-//! `chuhan-fake-engine`: a tiny scripted engine for testing the match runner through real
+//! `fake_engine`: a tiny scripted engine for testing the match runner through real
 //! processes. It answers `ucci` or `uci` (whichever comes first), and on each `go` plays the
 //! move of its script for the current ply (the number of moves in the last `position`), or a
 //! legal move when the script has none. Faults on demand:
@@ -19,7 +19,9 @@
 //! --pidfile PATH      append our process id to PATH at start
 //! --start-once PATH   start only if PATH does not exist (and create it): a restart fails
 //! ```
-//! Not a player: it exists for tests and demonstrations of `chuhan match`.
+//! Not a player: it exists for tests and demonstrations of `chuhan match`. An example, not a
+//! binary, so `cargo install` leaves it out; `cargo test` builds every example, and the tests
+//! find it beside their own executable (`tests/common/mod.rs`, `fake_engine`).
 
 use chuhan::board::movegen::legal_moves;
 use chuhan::board::position::Position;

@@ -4,8 +4,8 @@
 
 use crate::board::position::Position;
 use crate::board::types::Value;
-use crate::search::eval::{endgame, evaluate_with_psq, Score, Tables};
-use crate::search::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::eval::nnue::{Accumulator, AccumulatorStack, Network};
+use crate::eval::{endgame, evaluate_with_psq, Score, Tables};
 
 /// The classical evaluation's [`Tables::psq_sum`] at each ply of the line.
 pub struct PsqStack<'a> {
@@ -137,7 +137,7 @@ mod tests {
     use super::*;
     use crate::board::movegen::legal_moves;
     use crate::board::rng::Rng;
-    use crate::search::eval::{default_tables, evaluate};
+    use crate::eval::{default_tables, evaluate};
 
     #[test]
     fn the_kept_sum_evaluates_as_from_scratch_along_random_games() {

@@ -15,11 +15,12 @@
 //!   `±EVAL_LIMIT`. A float network trained so that `sigmoid(output)` is the side to move's
 //!   expected result gives 400 centipawns per unit of output (`float`).
 //!
-//! `network` holds the weights and the file format, `accumulator` the incremental updates,
-//! `float` the same network in `f32` computed from the whole board (the tests' reference and a
-//! trainer's starting point). Everything is portable Rust over fixed-size i16 arrays, which the
-//! compiler vectorises; where the CPU has AVX2, the accumulator update and the output run a
-//! copy compiled for it, the only `unsafe` being the two calls made after detecting AVX2.
+//! `network` holds the weights, the file format and both layers computed from scratch,
+//! `accumulator` the incremental updates, `float` the same network in `f32` computed from the whole
+//! board (the tests' reference and a trainer's starting point). Everything is portable Rust over
+//! fixed-size i16 arrays, which the compiler vectorises; where the CPU has AVX2, the accumulator
+//! update and the output run a copy compiled for it, the only `unsafe` being the two calls made
+//! after detecting AVX2.
 //!
 //! The engine ships one network, compiled into the binary from `nets/default.nnue`
 //! ([`built_in`]); "The shipped network" in `docs/nnue.md` gives the recipe that rebuilt it.
@@ -29,8 +30,8 @@ pub mod features;
 pub mod float;
 pub mod network;
 
-pub use accumulator::{Accumulator, AccumulatorStack};
-pub use network::{Network, NetworkError};
+pub use accumulator::AccumulatorStack;
+pub use network::{Accumulator, Network, NetworkError};
 
 use crate::board::types::Value;
 use once_cell::sync::Lazy;
