@@ -30,19 +30,15 @@ pub struct WdlModel {
     pub material: (u32, u32),
 }
 
+/// Each kind's share of the material count, by [`PieceKind::index`]: king, advisor, elephant,
+/// horse, rook, cannon, pawn.
+const WEIGHT: [u32; 7] = [0, 2, 3, 5, 10, 5, 1];
+
 /// The material count of a position, both sides together.
 pub fn material(pos: &Position) -> u32 {
-    let weight = |kind| match kind {
-        PieceKind::Rook => 10,
-        PieceKind::Horse | PieceKind::Cannon => 5,
-        PieceKind::Elephant => 3,
-        PieceKind::Advisor => 2,
-        PieceKind::Pawn => 1,
-        PieceKind::King => 0,
-    };
     PieceKind::ALL
         .iter()
-        .map(|&k| weight(k) * (pos.count(Color::Red, k) + pos.count(Color::Black, k)))
+        .map(|&k| WEIGHT[k.index()] * (pos.count(Color::Red, k) + pos.count(Color::Black, k)))
         .sum()
 }
 

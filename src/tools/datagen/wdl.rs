@@ -71,6 +71,13 @@ impl Table {
         self.positions
     }
 
+    /// The cells of one material count: (rounded score, counts).
+    fn at(&self, material: u32) -> impl Iterator<Item = (i32, &[u64; 3])> {
+        self.cells
+            .range((material, i32::MIN)..=(material, i32::MAX))
+            .map(|(&(_, s), c)| (s, c))
+    }
+
     /// Records per material count.
     fn per_material(&self) -> BTreeMap<u32, u64> {
         let mut n = BTreeMap::new();
@@ -100,31 +107,36 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The negative log-likelihood of cells under a fixed `(a, b)`.
-fn nll_ab<'a>(cells: impl Iterator<Item = (&'a i32, &'a [u64; 3])>, a: f64, b: f64) -> f64 {
+/// The negative log-likelihood of one cell, at score `s`, under `(a, b)`.
+fn nll_at(counts: &[u64; 3], s: i32, a: f64, b: f64) -> f64 {
     if a <= 0.0 || b <= 0.0 {
         return f64::INFINITY;
     }
-    cells
-        .map(|(&s, c)| {
-            let s = f64::from(s);
-            nll_cell(c, sigmoid((s - a) / b), sigmoid((-s - a) / b))
+    let s = f64::from(s);
+    nll_cell(counts, sigmoid((s - a) / b), sigmoid((-s - a) / b))
+}
+
+/// The negative log-likelihood of one material count's records under a fixed `(a, b)`.
+fn nll_ab(table: &Table, material: u32, a: f64, b: f64) -> f64 {
+    table.at(material).map(|(s, c)| nll_at(c, s, a, b)).sum()
+}
+
+/// The negative log-likelihood of the records whose material count `keep` accepts.
+fn nll_where(table: &Table, model: &WdlModel, keep: impl Fn(u32) -> bool) -> f64 {
+    table
+        .cells
+        .iter()
+        .filter(|((m, _), _)| keep(*m))
+        .map(|(&(m, s), c)| {
+            let (a, b) = model.params(m);
+            nll_at(c, s, a, b)
         })
         .sum()
 }
 
 /// The negative log-likelihood of the whole table under a model.
 pub fn nll(table: &Table, model: &WdlModel) -> f64 {
-    let mut total = 0.0;
-    for (&(m, s), c) in &table.cells {
-        let (a, b) = model.params(m);
-        if a <= 0.0 {
-            return f64::INFINITY;
-        }
-        let s = f64::from(s);
-        total += nll_cell(c, sigmoid((s - a) / b), sigmoid((-s - a) / b));
-    }
-    total
+    nll_where(table, model, |_| true)
 }
 
 /// Minimises `f` from `start` by the Nelder–Mead simplex; `scale` sets the first simplex.
@@ -251,12 +263,7 @@ pub fn fit(table: &Table) -> Result<Fit> {
         if n < MIN_POSITIONS {
             continue;
         }
-        let cells: Vec<(i32, [u64; 3])> = table
-            .cells
-            .range((m, i32::MIN)..=(m, i32::MAX))
-            .map(|(&(_, s), &c)| (s, c))
-            .collect();
-        let f = |x: &[f64]| nll_ab(cells.iter().map(|(s, c)| (s, c)), x[0], x[1]);
+        let f = |x: &[f64]| nll_ab(table, m, x[0], x[1]);
         let best = nelder_mead(&f, &[150.0, 80.0], &[50.0, 30.0], 200);
         counts.push(CountFit {
             material: m,
@@ -329,25 +336,10 @@ pub fn report(table: &Table, fit: &Fit) -> String {
     let per_count: f64 = fit
         .counts
         .iter()
-        .map(|c| {
-            let cells = table
-                .cells
-                .range((c.material, i32::MIN)..=(c.material, i32::MAX))
-                .map(|(&(_, s), cell)| (s, *cell))
-                .collect::<Vec<_>>();
-            nll_ab(cells.iter().map(|(s, c)| (s, c)), c.a, c.b)
-        })
+        .map(|c| nll_ab(table, c.material, c.a, c.b))
         .sum();
     let fitted_counts: u64 = fit.counts.iter().map(|c| c.positions).sum();
-    let subset = Table {
-        cells: table
-            .cells
-            .iter()
-            .filter(|((m, _), _)| fit.counts.iter().any(|c| c.material == *m))
-            .map(|(k, v)| (*k, *v))
-            .collect(),
-        positions: fitted_counts,
-    };
+    let fitted = |m: u32| fit.counts.iter().any(|c| c.material == m);
     let mut s = String::new();
     let (lo, hi) = fit.model.material;
     let _ = writeln!(
@@ -372,7 +364,7 @@ pub fn report(table: &Table, fit: &Fit) -> String {
         s,
         "  each count fitted alone     {:.5}   (fitted model on those records: {:.5})",
         per_count / fitted_counts as f64,
-        nll(&subset, &fit.model) / fitted_counts as f64
+        nll_where(table, &fit.model, fitted) / fitted_counts as f64
     );
     let _ = writeln!(
         s,
