@@ -24,6 +24,7 @@ pub mod pgn;
 pub mod rating;
 pub mod referee;
 pub mod stats;
+pub mod xboard;
 
 use crate::board::notation::Notation;
 use crate::board::rng::Rng;
