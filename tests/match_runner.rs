@@ -598,3 +598,435 @@ fn chuhan_match_against_a_flooder_ends_with_flat_memory() {
     assert!(stdout.contains("flooder vs quiet: W 0 D 0 L 4"), "{stdout}");
     assert!(max_rss < 64 * 1024, "max RSS {max_rss} KiB");
 }
+
+// CECP (`proto=xboard`): the fake engine speaks it after `xboard`, keeps its own board, and
+// logs what it is sent (`--log`), so the client's side of the talk is checked line by line.
+
+/// One game: Red speaks `red_proto`, Black `black_proto`, each with its own fake arguments.
+fn play_as(
+    (red_proto, red): (Protocol, &[&str]),
+    (black_proto, black): (Protocol, &[&str]),
+    open: &Opening,
+    s: &GameSettings,
+) -> GameRecord {
+    let mut r = EngineProcess::start(&fake("red", red_proto, red)).unwrap();
+    let mut b = EngineProcess::start(&fake("black", black_proto, black)).unwrap();
+    play_game(
+        &mut r,
+        &mut b,
+        "red",
+        "black",
+        open,
+        s,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
+}
+
+/// A game against a UCI fake with Black speaking CECP with `args`.
+fn black_xboard(args: &[&str], open: &Opening, tc: &str) -> GameRecord {
+    let s = settings(tc, RuleChoice::Chinese);
+    play_as((Protocol::Uci, &[]), (Protocol::Xboard, args), open, &s)
+}
+
+fn log_lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn an_xboard_engine_plays_a_whole_game() {
+    let log = temp_path("xboard-game.log");
+    let log_arg = log.to_str().unwrap();
+    let s = settings("5+0.05", RuleChoice::Chinese);
+    let open = opening("h2e2 h9g7");
+    let rec = play_as(
+        (Protocol::Xboard, &["--random", "--log", log_arg]),
+        (Protocol::Uci, &["--random"]),
+        &open,
+        &s,
+    );
+    assert_eq!(
+        rec.verdict.termination,
+        Termination::Rules,
+        "{:?}",
+        rec.verdict
+    );
+    assert!(rec.moves.len() >= 10, "{} moves", rec.moves.len());
+    let sent = log_lines(&log);
+    // The handshake: every feature answered, the ready check by ping.
+    for line in [
+        "xboard",
+        "protover 2",
+        "accepted done",
+        "accepted myname",
+        "accepted ping",
+        "accepted setboard",
+        "accepted variants",
+        "ping 1",
+    ] {
+        assert!(sent.iter().any(|l| l == line), "no '{line}' in {sent:?}");
+    }
+    // The new game, in order, then the opening and the clocks (centiseconds) before `go`.
+    let at = |line: &str| sent.iter().position(|l| l == line).unwrap();
+    let order = [
+        "new",
+        "variant xiangqi",
+        "force",
+        "easy",
+        "post",
+        "level 0 0:05 0.05",
+        "ping 2",
+        "h2e2",
+        "h9g7",
+        "time 500",
+        "otim 500",
+        "go",
+    ];
+    let positions: Vec<usize> = order.iter().map(|l| at(l)).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{sent:?}");
+    // Every move it did not play itself was sent once, in the game's order (the last one
+    // only if the game went on after it).
+    let moves: Vec<String> = sent
+        .iter()
+        .filter(|l| l.len() == 4 && l.chars().nth(1).is_some_and(|c| c.is_ascii_digit()))
+        .cloned()
+        .collect();
+    let expected: Vec<String> = rec
+        .all_moves()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < open.moves.len() || i % 2 == 1)
+        .map(|(_, m)| m.to_string())
+        .collect();
+    assert!(expected.starts_with(&moves), "{moves:?} vs {expected:?}");
+    assert!(
+        moves.len() + 1 >= expected.len(),
+        "{moves:?} vs {expected:?}"
+    );
+    // After each of its moves it is put back into force mode.
+    assert_eq!(
+        sent.iter().filter(|l| *l == "go").count(),
+        sent.iter().filter(|l| *l == "force").count() - 1,
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn xboard_names_scores_and_usermove() {
+    let e = EngineProcess::start(&fake("x", Protocol::Xboard, &[])).unwrap();
+    assert_eq!(e.id_name(), Some("FakeXboard 1.0"));
+    drop(e);
+    // usermove=1: moves go as `usermove M` (a bare move would be an unknown command, and a
+    // protocol error). The score comes from the depth-1 line, not the depth-0 check line.
+    let features = "feature usermove=1 ping=1 setboard=1 done=1";
+    let log = temp_path("xboard-usermove.log");
+    let args = [
+        "--features",
+        features,
+        "--score",
+        "-40",
+        "--log",
+        log.to_str().unwrap(),
+    ];
+    let rec = black_xboard(&args, &opening("h2e2"), "depth=1");
+    assert_eq!(
+        rec.verdict.termination,
+        Termination::Rules,
+        "{:?}",
+        rec.verdict
+    );
+    let sent = log_lines(&log);
+    assert!(sent.iter().any(|l| l == "usermove h2e2"), "{sent:?}");
+    assert!(sent.iter().any(|l| l == "sd 1"), "{sent:?}");
+    // The opening is one ply: Black plays the first engine move.
+    let black_moves: Vec<_> = rec.moves.iter().step_by(2).collect();
+    assert!(!black_moves.is_empty());
+    for m in black_moves {
+        assert_eq!(m.score, Some(engine_process::Score::Cp(-40)));
+        assert_eq!(m.depth, Some(1));
+    }
+}
+
+#[test]
+fn xboard_faults_lose_with_a_reason() {
+    let start = Opening::startpos();
+    // An illegal move, an unreadable one after junk lines (which are ignored), a resignation.
+    // After the book's h2e2 the cannon on h7 has no screen to take h0 with.
+    let rec = black_xboard(&["--play-at", "1:h7h0"], &opening("h2e2"), "depth=1");
+    assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+    assert_eq!(rec.verdict.termination, Termination::IllegalMove);
+    assert!(
+        rec.verdict.reason.contains("illegal move 'h7h0'"),
+        "{:?}",
+        rec.verdict
+    );
+    let rec = black_xboard(&["--garbage", "--play-at", "5:xyzzy"], &start, "depth=1");
+    assert_eq!(
+        rec.verdict.termination,
+        Termination::IllegalMove,
+        "{:?}",
+        rec.verdict
+    );
+    assert!(
+        rec.verdict.reason.contains("unreadable move 'xyzzy'"),
+        "{:?}",
+        rec.verdict
+    );
+    assert_eq!(rec.moves.len(), 5);
+    let rec = black_xboard(&["--resign-at", "3"], &start, "depth=1");
+    assert_eq!(rec.verdict.result, GameResult::RedWins);
+    assert_eq!(rec.verdict.termination, Termination::Resignation);
+    assert_eq!(rec.moves.len(), 3);
+    // A crash.
+    let rec = black_xboard(&["--crash-at", "3"], &start, "depth=1");
+    assert_eq!(
+        rec.verdict.termination,
+        Termination::Crash,
+        "{:?}",
+        rec.verdict
+    );
+    // A rejected legal move (the peer no longer follows the game): a protocol error.
+    let rec = black_xboard(&["--reject-at", "2"], &start, "depth=1");
+    assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+    assert_eq!(rec.verdict.termination, Termination::ProtocolError);
+    assert!(
+        rec.verdict.reason.contains("rejects a legal move")
+            && rec.verdict.reason.contains("Illegal move"),
+        "{:?}",
+        rec.verdict
+    );
+}
+
+#[test]
+fn xboard_result_claims() {
+    let start = Opening::startpos();
+    // Black claims its own loss: a resignation.
+    let rec = black_xboard(&["--claim-at", "1:1-0 {Black gives up}"], &start, "depth=1");
+    assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+    assert_eq!(rec.verdict.termination, Termination::Resignation);
+    // Black claims a win or a draw and moves: the referee decides, the game goes on.
+    for claim in ["1:0-1 {Black mates}", "1:1/2-1/2 {Draw}"] {
+        let args = ["--claim-at", claim];
+        let rec = black_xboard(&args, &start, "depth=1");
+        assert!(rec.moves.len() > 3, "{claim}: {:?}", rec.verdict);
+        assert_ne!(rec.verdict.termination, Termination::Resignation);
+    }
+    // A draw claim and no move: no answer, and the claim is in the reason.
+    let args = [
+        "--claim-at",
+        "1:1/2-1/2 {Draw by repetition}",
+        "--hang-at",
+        "1",
+    ];
+    let rec = within(Duration::from_secs(20), move || {
+        black_xboard(&args, &Opening::startpos(), "depth=1")
+    });
+    assert_eq!(
+        rec.verdict.termination,
+        Termination::NoAnswer,
+        "{:?}",
+        rec.verdict
+    );
+    assert!(
+        rec.verdict
+            .reason
+            .contains("claimed '1/2-1/2 {Draw by repetition}'"),
+        "{:?}",
+        rec.verdict
+    );
+}
+
+#[test]
+fn a_hanging_xboard_engine_loses_at_its_deadline() {
+    for (tc, termination) in [
+        ("depth=1", Termination::NoAnswer),
+        ("0.5+0", Termination::TimeForfeit),
+        ("st=1", Termination::TimeForfeit),
+    ] {
+        let t0 = Instant::now();
+        let rec = within(Duration::from_secs(20), move || {
+            black_xboard(&["--hang-at", "1"], &Opening::startpos(), tc)
+        });
+        assert_eq!(
+            rec.verdict.result,
+            GameResult::RedWins,
+            "{tc}: {:?}",
+            rec.verdict
+        );
+        assert_eq!(rec.verdict.termination, termination, "{tc}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "{tc}: {:?}",
+            t0.elapsed()
+        );
+    }
+}
+
+#[test]
+fn xboard_openings_from_a_fen_need_setboard() {
+    let mate = opening("4k4/R8/9/9/9/9/9/9/9/1R1K5 w");
+    let log = temp_path("xboard-setboard.log");
+    let s = settings("depth=1", RuleChoice::Chinese);
+    let args = ["--line", "b0b9", "--log", log.to_str().unwrap()];
+    let rec = play_as((Protocol::Xboard, &args), (Protocol::Uci, &[]), &mate, &s);
+    assert_eq!(rec.verdict.result, GameResult::RedWins, "{:?}", rec.verdict);
+    assert_eq!(rec.verdict.termination, Termination::Rules);
+    assert!(
+        log_lines(&log).contains(&format!("setboard {}", mate.fen)),
+        "{:?}",
+        log_lines(&log)
+    );
+    // setboard=0: the game fails with a clear reason instead of playing the start position.
+    let no_setboard = ["--features", "feature setboard=0 ping=1 done=1"];
+    let rec = play_as(
+        (Protocol::Xboard, &no_setboard),
+        (Protocol::Uci, &[]),
+        &mate,
+        &s,
+    );
+    assert_eq!(
+        rec.verdict.result,
+        GameResult::BlackWins,
+        "{:?}",
+        rec.verdict
+    );
+    assert_eq!(rec.verdict.termination, Termination::ProtocolError);
+    assert!(
+        rec.verdict.reason.contains("setboard=0"),
+        "{:?}",
+        rec.verdict
+    );
+    assert!(rec.moves.is_empty());
+}
+
+#[test]
+fn xboard_handshakes_without_done() {
+    // Features but never `done`: the client waits FEATURE_WAIT, then goes on.
+    let t0 = Instant::now();
+    let spec = fake(
+        "x",
+        Protocol::Xboard,
+        &["--features", "feature myname=\"NoDone\" ping=1 setboard=1"],
+    );
+    let e = EngineProcess::start(&spec).unwrap();
+    let waited = t0.elapsed();
+    assert!(waited >= engine_process::FEATURE_WAIT, "{waited:?}");
+    assert!(
+        waited < engine_process::FEATURE_WAIT + Duration::from_secs(3),
+        "{waited:?}"
+    );
+    assert_eq!(e.id_name(), Some("NoDone"));
+    drop(e);
+    // No features at all (protocol version 1, no ping): it still plays a game.
+    let rec = black_xboard(&["--features", ""], &opening("h2e2"), "depth=1");
+    assert_eq!(
+        rec.verdict.termination,
+        Termination::Rules,
+        "{:?}",
+        rec.verdict
+    );
+    // done=0 and never done=1: the handshake times out.
+    let t0 = Instant::now();
+    let started = within(Duration::from_secs(30), || {
+        let spec = fake(
+            "x",
+            Protocol::Xboard,
+            &["--features", "feature done=0 ping=1"],
+        );
+        EngineProcess::start(&spec).map(|_| ())
+    });
+    assert_eq!(started, Err(EngineFault::Timeout));
+    assert!(t0.elapsed() >= engine_process::HANDSHAKE_TIMEOUT);
+    // An engine of other variants only, and one that wants SAN (rejected).
+    let spec = fake(
+        "x",
+        Protocol::Xboard,
+        &["--features", "feature variants=\"normal,shogi\" done=1"],
+    );
+    match EngineProcess::start(&spec) {
+        Err(EngineFault::Protocol(why)) => assert!(why.contains("xiangqi"), "{why}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    let log = temp_path("xboard-san.log");
+    let spec = fake(
+        "x",
+        Protocol::Xboard,
+        &[
+            "--features",
+            "feature san=1 done=1",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+    );
+    drop(EngineProcess::start(&spec).unwrap());
+    assert!(log_lines(&log).contains(&"rejected san".to_string()));
+}
+
+#[test]
+fn chuhan_match_with_an_xboard_engine() {
+    let pgn = temp_path("xboard.pgn");
+    let pids = temp_path("xboard.pids");
+    let book = temp_path("xboard-book.txt");
+    std::fs::write(&book, "h2e2 h9g7\n").unwrap();
+    let pidfile = format!("arg={}", pids.to_str().unwrap());
+    let run = |features: &str, tc: &str| {
+        let _ = std::fs::remove_file(&pids);
+        Command::new(CHUHAN)
+            .args(["match", "-engine", &format!("cmd={}", *FAKE), "name=xb"])
+            .args(["proto=xboard", "arg=--random", "arg=--pidfile", &pidfile])
+            .args(["arg=--features", &format!("arg={features}")])
+            .args([
+                "-engine",
+                &format!("cmd={}", *FAKE),
+                "name=uci",
+                "proto=uci",
+            ])
+            .args([
+                "arg=--random",
+                "-tc",
+                tc,
+                "-games",
+                "4",
+                "-concurrency",
+                "1",
+            ])
+            .args(["-openings", book.to_str().unwrap()])
+            .args(["-pgnout", pgn.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run("feature ping=1 done=1", "3+0.05");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Match finished: 4 games"), "{stdout}");
+    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.tag("TimeControl"), Some("3+0.05"));
+        assert!(g.moves.len() >= 2);
+    }
+    // Started once, reused for all four games.
+    assert_eq!(log_lines(&pids).len(), 1);
+    // reuse=0: a fresh process for every game.
+    let out = run("feature ping=1 reuse=0 done=1", "3+0.05");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(log_lines(&pids).len(), 4);
+    // A node count without nps=1: the match stops before its first game.
+    let out = run("feature ping=1 done=1", "nodes=1000");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("match aborted: engine 'xb' cannot play at 1000 nodes")
+            && stderr.contains("nps=1"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("[1/"));
+}

@@ -13,8 +13,11 @@ use std::path::PathBuf;
 
 /// Usage text.
 pub const USAGE: &str = "\
-usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci] [arg=A]... [dir=D] [option.NAME=V]... [tc=TC]
+usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci|xboard] [arg=A]... [dir=D] [option.NAME=V]... [tc=TC]
                     -engine ... [-engine ...] [options]
+  proto=xboard           CECP (WinBoard/XBoard) engines such as MaxQi: no node limit unless the
+                         engine announces nps=1, st in whole seconds, FEN openings only with
+                         setboard=1
   arg=A                  one argument for cmd, repeatable, passed in order (-each's first):
                          cmd=wine arg=chuhan.exe runs a Windows engine under Wine
   -each KEY=V ...        applied to every engine (an engine's own keys win)
@@ -300,6 +303,12 @@ mod tests {
 
     #[test]
     fn parses_a_full_command_line() {
+        let xb = parse_args(&args(
+            "-engine cmd=a proto=xboard -engine cmd=b proto=XBoard",
+        ))
+        .unwrap();
+        assert!(xb.engines.iter().all(|e| e.proto == Protocol::Xboard));
+        assert!(parse_args(&args("-engine cmd=a proto=cecp2 -engine cmd=b")).is_err());
         let cfg = parse_args(&args(
             "-engine cmd=/bin/new name=new option.Hash=64 -engine cmd=/x/old proto=uci \
              -each option.Threads=1 option.Hash=16 -tc 5+0.05 -games 10 -concurrency 3 \

@@ -3,7 +3,7 @@
 //! score adjudication ends it.
 
 use super::clock::{Clock, TimeControl};
-use super::engine_process::{EngineFault, EngineProcess, Protocol, Score};
+use super::engine_process::{EngineFault, EngineProcess, GameLine, Score};
 use super::referee::{self, GameResult, RuleChoice, Termination, Verdict};
 use crate::board::position::{Position, START_FEN};
 use crate::board::types::{Color, Move};
@@ -85,57 +85,6 @@ impl GameRecord {
     }
 }
 
-/// The game as `position` commands tell it. UCI engines get every move from the root. UCCI
-/// engines get the position after the last capture and the moves since, as the UCCI spec asks
-/// (no repetition reaches back past a capture, and the command stays short in long games).
-struct GameLine {
-    root_fen: String,
-    moves: Vec<Move>,
-    /// The FEN after the last capture, and how many of `moves` lead up to it.
-    after_capture: Option<(String, usize)>,
-}
-
-impl GameLine {
-    fn new(root_fen: &str) -> GameLine {
-        GameLine {
-            root_fen: root_fen.to_string(),
-            moves: Vec::new(),
-            after_capture: None,
-        }
-    }
-
-    /// Play `mv` on `pos` (the position the line has reached) and record it.
-    fn play(&mut self, pos: &mut Position, mv: Move) {
-        let capture = pos.is_capture(mv);
-        pos.make_move(mv);
-        self.moves.push(mv);
-        if capture {
-            self.after_capture = Some((pos.to_fen(), self.moves.len()));
-        }
-    }
-
-    /// The `position` command for an engine speaking `proto`.
-    fn command(&self, proto: Protocol) -> String {
-        let (fen, moves) = match (&self.after_capture, proto) {
-            (Some((fen, done)), Protocol::Ucci) => (fen.as_str(), &self.moves[*done..]),
-            _ => (self.root_fen.as_str(), &self.moves[..]),
-        };
-        let mut s = if fen == START_FEN {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {fen}")
-        };
-        if !moves.is_empty() {
-            s.push_str(" moves");
-            for m in moves {
-                s.push(' ');
-                s.push_str(&m.to_string());
-            }
-        }
-        s
-    }
-}
-
 /// Play one game. `stop` aborts between moves (returns `None`).
 pub fn play_game(
     red: &mut EngineProcess,
@@ -159,22 +108,22 @@ pub fn play_game(
         },
         tc: settings.tc,
     };
-    // A failed new-game handshake is that engine's crash.
+    let controls = [
+        red.spec().tc.unwrap_or(settings.tc),
+        black.spec().tc.unwrap_or(settings.tc),
+    ];
+    // A failed new-game handshake is that engine's fault.
     for (engine, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
-        if let Err(e) = engine.new_game() {
+        if let Err(e) = engine.new_game(controls[color.index()]) {
             record.verdict = fault_verdict(color, &e, false);
             return Some(record);
         }
     }
     let mut pos = Position::from_fen(&opening.fen).expect("opening FEN was checked on load");
-    let mut line = GameLine::new(&opening.fen);
+    let mut line = GameLine::new(&pos);
     for &m in &opening.moves {
         line.play(&mut pos, m);
     }
-    let controls = [
-        red.spec().tc.unwrap_or(settings.tc),
-        black.spec().tc.unwrap_or(settings.tc),
-    ];
     let mut clock = Clock::with_controls(controls, settings.margin_ms, settings.untimed_timeout_ms);
     // Scores from Red's view, per ply played by engines.
     let mut red_view: Vec<Option<i32>> = Vec::new();
@@ -196,14 +145,14 @@ pub fn play_game(
         } else {
             &mut *black
         };
-        let reply = match engine.go(
-            &line.command(engine.spec().proto),
-            clock.limits(side),
-            clock.allowance(side),
-        ) {
+        let reply = match engine.go(&line, clock.limits(side), clock.allowance(side)) {
             Ok(r) => r,
             Err(e) => {
                 record.verdict = fault_verdict(side, &e, clock.is_timed(side));
+                if let Some(claim) = engine.take_claim() {
+                    // Why a CECP engine did not move, as it said it (our referee disagreed).
+                    record.verdict.reason += &format!(" (it claimed '{claim}')");
+                }
                 return Some(record);
             }
         };
@@ -262,6 +211,11 @@ fn fault_verdict(side: Color, e: &EngineFault, timed: bool) -> Verdict {
         EngineFault::Crashed(why) => {
             referee::fault(side, Termination::Crash, &format!("engine crashed: {why}"))
         }
+        EngineFault::Protocol(why) => referee::fault(
+            side,
+            Termination::ProtocolError,
+            &format!("engine breaks the protocol: {why}"),
+        ),
     }
 }
 
@@ -317,31 +271,6 @@ pub const DEFAULT_UNTIMED_TIMEOUT: Duration = Duration::from_secs(60);
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ucci_engines_get_the_moves_since_the_last_capture() {
-        let mut pos = Position::startpos();
-        let mut line = GameLine::new(START_FEN);
-        for m in ["h2e2", "h7e7", "e2e6", "d9e8"] {
-            let mv = pos.parse_move(m).unwrap();
-            line.play(&mut pos, mv);
-        }
-        assert_eq!(
-            line.command(Protocol::Uci),
-            "position startpos moves h2e2 h7e7 e2e6 d9e8"
-        );
-        // The UCCI spec's own example: the cannon took on e6 at the third ply.
-        assert_eq!(
-            line.command(Protocol::Ucci),
-            "position fen rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2 \
-             moves d9e8"
-        );
-        // Before any capture both get the root.
-        let root = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
-        let line = GameLine::new(root);
-        assert_eq!(line.command(Protocol::Ucci), format!("position fen {root}"));
-        assert_eq!(line.command(Protocol::Uci), format!("position fen {root}"));
-    }
 
     #[test]
     fn score_adjudication() {

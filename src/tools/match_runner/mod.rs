@@ -1,11 +1,11 @@
 //! The match runner (`chuhan match`): games between engines run as child processes, each
-//! speaking UCCI or UCI, refereed by our own rules, with clocks, openings played twice with
-//! colours swapped, N games at once, Elo and SPRT statistics, and PGN output.
+//! speaking UCCI, UCI or CECP (xboard), refereed by our own rules, with clocks, openings played
+//! twice with colours swapped, N games at once, Elo and SPRT statistics, and PGN output.
 //!
 //! Files: `cli` (arguments), `engine_process` (spawn, protocol client, timeouts, reaping),
-//! `clock` (time controls), `game` (one game loop), `referee` (move checks and rulings, by
-//! `crate::rules`), `stats` (Elo, error bars, SPRT), `rating` (rating lists of many players and
-//! `chuhan match rate`), `pgn` (writer and reader). Openings come from
+//! `xboard` (what CECP lines mean), `clock` (time controls), `game` (one game loop), `referee`
+//! (move checks and rulings, by `crate::rules`), `stats` (Elo, error bars, SPRT), `rating`
+//! (rating lists of many players and `chuhan match rate`), `pgn` (writer and reader). Openings come from
 //! `crate::engine::openings`, notation from `crate::board::notation`.
 //!
 //! Data flow: the main thread hands out game numbers; each worker thread owns its engine
@@ -14,7 +14,8 @@
 //!
 //! An engine that cannot be started would lose every game by forfeit, which measures nothing:
 //! every engine is started once before the first game, and a match whose engine cannot be
-//! started, or restarted after a fault, stops with an error instead.
+//! started, or restarted after a fault, or cannot be held to its time control (a CECP engine
+//! without `nps` at a node count), stops with an error instead.
 
 pub mod cli;
 pub mod clock;
@@ -24,6 +25,7 @@ pub mod pgn;
 pub mod rating;
 pub mod referee;
 pub mod stats;
+pub mod xboard;
 
 use crate::board::notation::Notation;
 use crate::board::rng::Rng;
@@ -331,6 +333,14 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             format!(
                 "match aborted: engine '{}' cannot be started: {e}",
                 spec.name
+            )
+        })?;
+        let tc = spec.tc.unwrap_or(cfg.settings.tc);
+        engine.check_time_control(tc).map_err(|why| {
+            format!(
+                "match aborted: engine '{}' cannot play at {}: {why}",
+                spec.name,
+                tc.describe()
             )
         })?;
         first_engines.insert(idx, engine);

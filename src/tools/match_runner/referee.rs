@@ -1,8 +1,9 @@
 //! The referee: checks every move an engine sends, and asks the rules whether the game is over.
 //!
 //! Game-end rulings come from `rules::adjudicate`, the same rules module the search uses.
-//! Engine faults (illegal move, crash, no answer, time forfeit) are ruled here: each is a loss
-//! for the side at fault, with the reason recorded for the PGN's `Termination` tag.
+//! Engine faults (illegal move, crash, no answer, protocol error, time forfeit) are ruled here:
+//! each is a loss for the side at fault, with the reason recorded for the PGN's `Termination`
+//! tag.
 
 use crate::board::position::{MoveError, Position};
 use crate::board::types::{Color, Move};
@@ -71,6 +72,9 @@ pub enum Termination {
     Crash,
     /// An engine did not answer (fixed depth/nodes with no reply within the timeout).
     NoAnswer,
+    /// An engine broke the protocol (rejected a legal move, answered `Error`) or could not be
+    /// told the game (a FEN opening for a CECP engine without `setboard`).
+    ProtocolError,
     /// An engine resigned.
     Resignation,
     /// The runner adjudicated by agreed engine scores.
@@ -86,6 +90,7 @@ impl Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::Crash => "crash",
             Termination::NoAnswer => "no answer",
+            Termination::ProtocolError => "protocol error",
             Termination::Resignation => "resignation",
             Termination::Adjudication => "adjudication",
         }
