@@ -1030,3 +1030,44 @@ fn chuhan_match_with_an_xboard_engine() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("[1/"));
 }
+
+#[test]
+fn time_odds_show_in_the_header_and_in_each_sides_pgn_tag() {
+    let pgn = temp_path("odds.pgn");
+    let book = temp_path("odds-book.txt");
+    std::fs::write(&book, "h2e2 h9g7\n").unwrap();
+    let _ = std::fs::remove_file(&pgn);
+    let engine = |name: &str| {
+        [
+            "-engine".to_string(),
+            format!("cmd={}", *FAKE),
+            format!("name={name}"),
+            "proto=uci".to_string(),
+            "arg=--random".to_string(),
+        ]
+    };
+    let out = Command::new(CHUHAN)
+        .arg("match")
+        .args(engine("fast"))
+        .arg("tc=1+0.01")
+        .args(engine("slow"))
+        .args(["-tc", "3+0.05", "-games", "2", "-concurrency", "1"])
+        .args(["-openings", book.to_str().unwrap()])
+        .args(["-pgnout", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("| 3+0.05, fast 1+0.01 |"), "{stdout}");
+    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let clock = |side| match g.tag(side) {
+            Some("fast") => "1+0.01",
+            _ => "3+0.05",
+        };
+        assert_eq!(g.tag("RedTimeControl"), Some(clock("Red")), "{g:?}");
+        assert_eq!(g.tag("BlackTimeControl"), Some(clock("Black")));
+        assert_eq!(g.tag("TimeControl"), None);
+    }
+}

@@ -65,8 +65,8 @@ pub struct GameRecord {
     pub moves: Vec<PlayedMove>,
     /// The verdict.
     pub verdict: Verdict,
-    /// Time control (for the PGN tag).
-    pub tc: TimeControl,
+    /// Red's and Black's time controls (for the PGN tags; they differ at time odds).
+    pub tc: [TimeControl; 2],
 }
 
 impl GameRecord {
@@ -106,12 +106,12 @@ pub fn play_game(
             termination: Termination::Rules,
             reason: String::new(),
         },
-        tc: settings.tc,
+        tc: [
+            red.spec().tc.unwrap_or(settings.tc),
+            black.spec().tc.unwrap_or(settings.tc),
+        ],
     };
-    let controls = [
-        red.spec().tc.unwrap_or(settings.tc),
-        black.spec().tc.unwrap_or(settings.tc),
-    ];
+    let controls = record.tc;
     // A failed new-game handshake is that engine's fault.
     for (engine, color) in [(&mut *red, Color::Red), (&mut *black, Color::Black)] {
         if let Err(e) = engine.new_game(controls[color.index()]) {

@@ -316,12 +316,18 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
             schedule.total()
         ),
     };
+    // The shared clock, then any engine's own (time odds).
+    let mut clocks = cfg.settings.tc.describe();
+    for e in &cfg.engines {
+        if let Some(tc) = e.tc.filter(|&tc| tc != cfg.settings.tc) {
+            clocks.push_str(&format!(", {} {}", e.name, tc.describe()));
+        }
+    }
     let _ = writeln!(
         out,
-        "Match: {}{} | {} | {games}, {} at once | {} openings | rules {}",
+        "Match: {}{} | {clocks} | {games}, {} at once | {} openings | rules {}",
         names.join(" vs "),
         if cfg.gauntlet { " (gauntlet)" } else { "" },
-        cfg.settings.tc.describe(),
         concurrency,
         book.len(),
         cfg.settings.rules.name()

@@ -72,7 +72,15 @@ pub fn write_game(
         tag("SetUp", "1");
         tag("FEN", &rec.root_fen);
     }
-    tag("TimeControl", &rec.tc.pgn_tag());
+    // One tag when both sides have the same clock; at time odds one per side, as
+    // cutechess-cli writes WhiteTimeControl and BlackTimeControl.
+    let [red_tc, black_tc] = rec.tc;
+    if red_tc == black_tc {
+        tag("TimeControl", &red_tc.pgn_tag());
+    } else {
+        tag("RedTimeControl", &red_tc.pgn_tag());
+        tag("BlackTimeControl", &black_tc.pgn_tag());
+    }
     tag("Termination", &rec.verdict.reason);
     tag("PlyCount", &(rec.book.len() + rec.moves.len()).to_string());
     tag(
