@@ -472,3 +472,46 @@ fn the_readme_is_a_front_door() {
         "README.md has {lines} lines; the rest belongs in docs/"
     );
 }
+
+/// The README's header of the strength-level table.
+const LEVEL_HEADER: &str = "| level | Elo | knob | nodes a move | temperature |";
+
+#[test]
+fn the_readme_level_table_is_the_codes() {
+    use chuhan::engine::StrengthRequest;
+    use chuhan::search::strength::MAX_ELO;
+    let readme = read(&root().join("README.md"));
+    let start = readme
+        .find(LEVEL_HEADER)
+        .expect("README: no strength-level table");
+    let rows: Vec<Vec<&str>> = readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 21, "levels 0..=20");
+    for (level, row) in rows.iter().enumerate() {
+        let s = StrengthRequest {
+            skill_level: level as u32,
+            ..StrengthRequest::FULL
+        };
+        let want = match (s.knob(), s.node_budget()) {
+            (Some(knob), Some(nodes)) => vec![
+                level.to_string(),
+                format!("{:.0}", s.target_elo()),
+                format!("{knob:.2}"),
+                nodes.to_string(),
+                format!("{:.0}", s.temperature()),
+            ],
+            _ => vec![
+                level.to_string(),
+                MAX_ELO.to_string(),
+                "full strength".into(),
+                "the clock's".into(),
+                "none".into(),
+            ],
+        };
+        assert_eq!(row, &want, "README level table, level {level}");
+    }
+}

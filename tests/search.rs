@@ -293,7 +293,7 @@ fn movetime_and_stop_end_the_search() {
 fn a_strength_limit_sees_less_and_varies_its_moves() {
     let mut e = Engine::new();
     e.options.strength.skill_level = 0;
-    let budget = e.options.strength.node_budget();
+    let budget = e.options.strength.node_budget().unwrap();
     let mut moves = std::collections::HashSet::new();
     for _ in 0..12 {
         let result = e.search_sync(depth(30));
@@ -313,10 +313,13 @@ fn a_strength_limit_sees_less_and_varies_its_moves() {
     );
     // UCI_Elo only counts with UCI_LimitStrength.
     let mut full = Engine::new();
-    full.options.strength.elo = 1000;
+    full.options.strength.elo = chuhan::search::strength::MIN_ELO;
     assert!(!full.options.strength.is_limited());
     full.options.strength.limit = true;
-    assert_eq!(full.options.strength.skill(), 0);
+    assert_eq!(
+        full.options.strength.knob(),
+        Some(chuhan::search::strength::LADDER[0].knob)
+    );
 }
 
 #[test]

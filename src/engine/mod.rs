@@ -489,7 +489,7 @@ impl Job {
         let strength = self.options.strength;
         let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
         let report = |info: SearchInfo| {
-            if strength.is_limited() {
+            if strength.chooses() {
                 lines.lock().push(info.clone());
             }
             listener(SearchEvent::Info(info))

@@ -285,8 +285,10 @@ impl Session {
                     &engine.book().candidates(pos),
                     engine.options.use_book,
                 );
+                let strength = output::strength_status(&engine.options.strength);
                 let mut lines: Vec<&str> = text.lines().collect();
                 lines.push(&book);
+                lines.push(&strength);
                 self.out.send(&lines);
             }
             Command::Ignored => {}

@@ -9,6 +9,7 @@
 
 use crate::board::types::{Move, Value, MATE, MATE_BOUND};
 use crate::engine::book::BookMove;
+use crate::engine::StrengthRequest;
 use crate::search::tt::{Bound, TtEntry};
 use crate::search::SearchInfo;
 
@@ -302,6 +303,20 @@ pub fn book_status(moves: &[BookMove], playable: &[BookMove], in_use: bool) -> S
     )
 }
 
+/// The `d` command's strength line: full strength, or the rating asked for and the handicap
+/// that plays it (knob, nodes a move, temperature of the move choice; see
+/// [`crate::search::strength`]). `scripts/skill-ladder.sh` reads the knob from it.
+pub fn strength_status(s: &StrengthRequest) -> String {
+    match (s.knob(), s.node_budget()) {
+        (Some(knob), Some(nodes)) => format!(
+            "Strength: Elo {:.0}, knob {knob:.2}, {nodes} nodes a move, temperature {:.0}",
+            s.target_elo(),
+            s.temperature()
+        ),
+        _ => "Strength: full".to_string(),
+    }
+}
+
 pub use crate::engine::files::file_problem;
 
 #[cfg(test)]
@@ -329,6 +344,24 @@ mod tests {
             time_ms: 24,
             pv: vec![mv("h2e2"), mv("h9g7")],
         }
+    }
+
+    #[test]
+    fn the_strength_line_names_the_handicap() {
+        assert_eq!(strength_status(&StrengthRequest::FULL), "Strength: full");
+        let weakest = StrengthRequest {
+            skill_level: 0,
+            ..StrengthRequest::FULL
+        };
+        let line = strength_status(&weakest);
+        let knob = crate::search::strength::LADDER[0].knob;
+        let nodes = weakest.node_budget().unwrap();
+        assert!(line.starts_with("Strength: Elo "), "{line}");
+        assert!(
+            line.contains(&format!("knob {knob:.2}, {nodes} nodes a move")),
+            "{line}"
+        );
+        assert!(line.ends_with(&format!("temperature {:.0}", weakest.temperature())));
     }
 
     #[test]

@@ -1,23 +1,88 @@
 //! Playing below full strength, for human opponents (`Skill Level`, `UCI_LimitStrength` +
-//! `UCI_Elo`). Two honest handicaps, both growing as the level drops: a node budget per move
-//! (the engine sees less), and a random choice among the best few root moves weighted by their
-//! scores (it sometimes prefers a slightly worse move, rarely a much worse one).
+//! `UCI_Elo`). Every handicap is one number, the *knob* `k`, and two honest handicaps grow as it
+//! falls: a node budget per move of `100 * 2^(0.55 k)` (the engine sees less), and a random
+//! choice among the best few root moves weighted by their scores, with a temperature of
+//! `12 * (20 - k)` score units (it sometimes prefers a slightly worse move, rarely a much worse
+//! one; no choice from `k = 20` on).
 //!
-//! `UCI_Elo` maps linearly onto the 21 skill levels between [`MIN_ELO`] and [`MAX_ELO`]. That
-//! mapping is a convention, not a calibration against rated players: measure a level with
-//! `chuhan match` before you quote its Elo.
+//! Where the levels sit on the knob is measured, not assumed. [`LADDER`] holds the rating of
+//! knob values from games between them, ElephantEye and full strength (docs/skill.md, played
+//! by `scripts/skill-ladder.sh` and rated by `chuhan match rate` in one list, with ElephantEye
+//! 3.31 at 10 s + 0.1 s, books off, pinned to [`ANCHOR_ELO`]). A request is a rating: `UCI_Elo` asks for
+//! its own, `Skill Level` `L` for `L / 20` of the way from the weakest rung to full strength,
+//! so the 20 steps are even in Elo. The knob for a rating is read off the ladder by linear
+//! interpolation; full strength is the top rung, measured at 10 s + 0.1 s (at slower time
+//! controls full strength gains, the node-capped levels do not).
 
 use crate::board::types::{Move, Value, MATE_BOUND};
 use crate::search::{SearchInfo, SearchResult};
 
-/// `UCI_Elo` at skill level 0.
-pub const MIN_ELO: u32 = 1000;
-/// `UCI_Elo` at skill level 20 (full strength).
-pub const MAX_ELO: u32 = 2800;
+/// One measured point of the ladder: a knob value and the rating it played at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rung {
+    /// The knob (see the module docs).
+    pub knob: f64,
+    /// Its rating on the scale pinned by [`ANCHOR_ELO`].
+    pub elo: f64,
+}
+
+/// The rating ElephantEye 3.31 (10 s + 0.1 s, books off, one thread) is pinned to.
+pub const ANCHOR_ELO: f64 = 2500.0;
+
+/// The measured ladder, strictly rising in both knob and rating, as
+/// `scripts/skill-ladder-fit.py` prints it; the last rung is full strength at 10 s + 0.1 s,
+/// placed at knob 20, where the weighted choice stops. How it was measured, with every rung's
+/// games and error: docs/skill.md.
+#[rustfmt::skip]
+pub const LADDER: [Rung; 17] = [
+    Rung { knob: 0.0, elo: 436.0 },
+    Rung { knob: 3.0, elo: 511.0 },
+    Rung { knob: 6.0, elo: 553.0 },
+    Rung { knob: 8.0, elo: 818.0 },
+    Rung { knob: 9.0, elo: 937.0 },
+    Rung { knob: 10.0, elo: 978.0 },
+    Rung { knob: 11.0, elo: 1106.0 },
+    Rung { knob: 12.0, elo: 1294.0 },
+    Rung { knob: 13.0, elo: 1459.0 },
+    Rung { knob: 14.0, elo: 1595.0 },
+    Rung { knob: 15.0, elo: 1785.0 },
+    Rung { knob: 15.87, elo: 1991.0 },
+    Rung { knob: 17.0, elo: 2143.0 },
+    Rung { knob: 18.0, elo: 2306.0 },
+    Rung { knob: 18.78, elo: 2508.0 },
+    Rung { knob: 19.0, elo: 2557.0 },
+    Rung { knob: 20.0, elo: 2915.0 },
+];
+
+/// `UCI_Elo` of the weakest level, `Skill Level` 0.
+pub const MIN_ELO: u32 = LADDER[0].elo as u32;
+/// `UCI_Elo` of full strength at 10 s + 0.1 s, `Skill Level` 20.
+pub const MAX_ELO: u32 = LADDER[LADDER.len() - 1].elo as u32;
 /// Full strength.
 pub const MAX_SKILL: u32 = 20;
 /// Root moves considered by the weighted choice.
 pub const CANDIDATES: usize = 4;
+
+/// The knob for a rating: interpolated between the ladder's rungs; `None` (no handicap) at or
+/// above full strength, the bottom rung below the ladder.
+pub fn knob_for_elo(elo: f64) -> Option<f64> {
+    let top = LADDER[LADDER.len() - 1];
+    if elo >= top.elo {
+        return None;
+    }
+    let above = LADDER.iter().position(|r| r.elo > elo)?;
+    if above == 0 {
+        return Some(LADDER[0].knob);
+    }
+    let (lo, hi) = (LADDER[above - 1], LADDER[above]);
+    Some(lo.knob + (hi.knob - lo.knob) * (elo - lo.elo) / (hi.elo - lo.elo))
+}
+
+/// The rating `Skill Level` `level` asks for: `level / 20` of the way up the ladder.
+pub fn skill_elo(level: u32) -> f64 {
+    let (bottom, top) = (LADDER[0].elo, LADDER[LADDER.len() - 1].elo);
+    bottom + (top - bottom) * f64::from(level.min(MAX_SKILL)) / f64::from(MAX_SKILL)
+}
 
 /// What the GUI asked about playing strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,40 +109,52 @@ impl StrengthRequest {
         skill_level: MAX_SKILL,
     };
 
-    /// The level in force, 0..=20: the lower of `Skill Level` and, when limited, `UCI_Elo`'s level.
-    pub fn skill(&self) -> u32 {
-        let from_elo = if self.limit {
-            let elo = self.elo.clamp(MIN_ELO, MAX_ELO);
-            (elo - MIN_ELO) * MAX_SKILL / (MAX_ELO - MIN_ELO)
+    /// The rating asked for: the lower of `Skill Level`'s and, when limited, `UCI_Elo`.
+    pub fn target_elo(&self) -> f64 {
+        let skill = skill_elo(self.skill_level);
+        if self.limit {
+            skill.min(f64::from(self.elo))
         } else {
-            MAX_SKILL
-        };
-        self.skill_level.min(from_elo).min(MAX_SKILL)
+            skill
+        }
+    }
+
+    /// The knob in force; `None` at full strength.
+    pub fn knob(&self) -> Option<f64> {
+        if self.skill_level >= MAX_SKILL && !(self.limit && self.elo < MAX_ELO) {
+            return None;
+        }
+        knob_for_elo(self.target_elo())
     }
 
     /// Whether any handicap applies.
     pub fn is_limited(&self) -> bool {
-        self.skill() < MAX_SKILL
+        self.knob().is_some()
     }
 
-    /// Nodes per move at this level: 100 at level 0, doubling about every two levels.
-    pub fn node_budget(&self) -> u64 {
-        (100.0 * 2f64.powf(self.skill() as f64 * 0.55)) as u64
+    /// Nodes per move: `100 * 2^(0.55 k)` (100 at the bottom, doubling about every two knob
+    /// steps); unlimited at full strength.
+    pub fn node_budget(&self) -> Option<u64> {
+        self.knob().map(|k| (100.0 * 2f64.powf(k * 0.55)) as u64)
     }
 
     /// The node limit of a search at this level: `nodes`, capped by the budget when limited.
     pub fn cap_nodes(&self, nodes: Option<u64>) -> Option<u64> {
-        if !self.is_limited() {
-            return nodes;
+        match self.node_budget() {
+            None => nodes,
+            Some(budget) => Some(nodes.map_or(budget, |n| n.min(budget))),
         }
-        let budget = self.node_budget();
-        Some(nodes.map_or(budget, |n| n.min(budget)))
     }
 
-    /// Root lines to search when `multipv` are asked: at least [`CANDIDATES`] when limited, for
-    /// the weighted choice to choose among.
+    /// Whether the move is a weighted choice among the best lines (knob below 20).
+    pub fn chooses(&self) -> bool {
+        self.temperature() > 0.0
+    }
+
+    /// Root lines to search when `multipv` are asked: at least [`CANDIDATES`] when the move is
+    /// a weighted choice, for it to choose among.
     pub fn lines_to_search(&self, multipv: usize) -> usize {
-        if self.is_limited() {
+        if self.chooses() {
             multipv.max(CANDIDATES)
         } else {
             multipv
@@ -91,7 +168,7 @@ impl StrengthRequest {
     ///
     /// [`choose`]: StrengthRequest::choose
     pub fn weaken(&self, result: SearchResult, lines: &[SearchInfo], random: f64) -> SearchResult {
-        if !self.is_limited() {
+        if !self.chooses() {
             return result;
         }
         let Some(depth) = lines
@@ -124,19 +201,19 @@ impl StrengthRequest {
         }
     }
 
-    /// Softness of the choice in score units: 240 at level 0, 12 at level 19.
+    /// Softness of the choice in score units: `12 * (20 - k)`, 240 at knob 0, none from 20.
     pub fn temperature(&self) -> f64 {
-        (MAX_SKILL - self.skill()) as f64 * 12.0
+        self.knob().map_or(0.0, |k| (20.0 - k).max(0.0) * 12.0)
     }
 
     /// Choose among `lines` (move and score, best first) with weights exp((score - best) / T);
     /// `random` is uniform in [0, 1). A forced mate is never thrown away.
     pub fn choose(&self, lines: &[(Move, Value)], random: f64) -> Option<Move> {
         let (_, best) = *lines.first()?;
-        if !self.is_limited() || best.abs() >= MATE_BOUND {
+        let t = self.temperature();
+        if t <= 0.0 || best.abs() >= MATE_BOUND {
             return Some(lines[0].0);
         }
-        let t = self.temperature().max(1.0);
         let weights: Vec<f64> = lines
             .iter()
             .take(CANDIDATES)
@@ -188,7 +265,7 @@ mod tests {
             skill_level: 3,
             ..full
         };
-        let budget = weak.node_budget();
+        let budget = weak.node_budget().unwrap();
         assert_eq!(weak.cap_nodes(None), Some(budget));
         assert_eq!(weak.cap_nodes(Some(budget + 1)), Some(budget));
         assert_eq!(weak.cap_nodes(Some(5)), Some(5));
@@ -236,31 +313,64 @@ mod tests {
     }
 
     #[test]
-    fn levels_from_skill_and_elo() {
+    fn the_ladder_rises_and_spans_the_options_range() {
+        for pair in LADDER.windows(2) {
+            assert!(pair[0].knob < pair[1].knob, "{pair:?}");
+            assert!(pair[0].elo < pair[1].elo, "{pair:?}");
+        }
+        assert!(LADDER[0].knob >= 0.0);
+        assert_eq!(MIN_ELO as f64, LADDER[0].elo.floor());
+        assert_eq!(MAX_ELO as f64, LADDER[LADDER.len() - 1].elo.floor());
+    }
+
+    #[test]
+    fn a_rating_reads_its_knob_off_the_ladder() {
+        // At a rung, its knob; halfway between two rungs, halfway between their knobs.
+        let (lo, hi) = (LADDER[1], LADDER[2]);
+        assert_eq!(knob_for_elo(lo.elo), Some(lo.knob));
+        let mid = knob_for_elo((lo.elo + hi.elo) / 2.0).unwrap();
+        assert!((mid - (lo.knob + hi.knob) / 2.0).abs() < 1e-9);
+        // Below the ladder, its bottom; at or above its top, full strength.
+        assert_eq!(knob_for_elo(LADDER[0].elo - 500.0), Some(LADDER[0].knob));
+        assert_eq!(knob_for_elo(MAX_ELO as f64 + 1.0), None);
+        // Higher ratings never get a lower knob.
+        let knobs: Vec<f64> = (MIN_ELO..MAX_ELO)
+            .step_by(7)
+            .map(|e| knob_for_elo(e as f64).unwrap())
+            .collect();
+        assert!(knobs.windows(2).all(|k| k[0] <= k[1]));
+    }
+
+    #[test]
+    fn skill_levels_are_even_steps_in_elo() {
         let full = StrengthRequest::default();
-        assert_eq!(full.skill(), 20);
         assert!(!full.is_limited());
-        let s = StrengthRequest {
-            skill_level: 5,
+        assert_eq!(full.knob(), None);
+        let level = |skill_level| StrengthRequest {
+            skill_level,
             ..full
         };
-        assert_eq!(s.skill(), 5);
-        let e = StrengthRequest {
-            limit: true,
-            elo: 1900,
-            ..full
+        assert_eq!(level(0).knob(), Some(LADDER[0].knob));
+        assert_eq!(level(0).target_elo(), LADDER[0].elo);
+        let step = (MAX_ELO - MIN_ELO) as f64 / 20.0;
+        for l in 0..20 {
+            let gap = level(l + 1).target_elo() - level(l).target_elo();
+            assert!((gap - step).abs() < 1.0, "level {l}: {gap} vs {step}");
+            assert!(level(l).knob().unwrap() < level(l + 1).knob().unwrap_or(f64::INFINITY));
+            assert!(level(l).node_budget() < level(l + 1).node_budget().or(Some(u64::MAX)));
+        }
+        // UCI_Elo asks for its own rating, the lower of the two wins, and only when limited.
+        let elo = |elo, limit| StrengthRequest { limit, elo, ..full };
+        let e = elo(MIN_ELO + 1000, true);
+        assert_eq!(e.target_elo(), (MIN_ELO + 1000) as f64);
+        assert_eq!(e.knob(), knob_for_elo((MIN_ELO + 1000) as f64));
+        assert_eq!(elo(MIN_ELO, false).knob(), None);
+        assert_eq!(elo(MAX_ELO, true).knob(), None);
+        let both = StrengthRequest {
+            skill_level: 1,
+            ..e
         };
-        assert_eq!(e.skill(), 10);
-        // Elo is ignored unless UCI_LimitStrength is on.
-        assert_eq!(StrengthRequest { elo: 1000, ..full }.skill(), 20);
-        assert!(
-            StrengthRequest {
-                skill_level: 0,
-                ..full
-            }
-            .node_budget()
-                < s.node_budget()
-        );
+        assert_eq!(both.target_elo(), skill_elo(1).min(e.target_elo()));
     }
 
     #[test]
