@@ -302,15 +302,15 @@ fn bad_input_is_refused_with_a_message() {
         (vec!["train", text(&good)], "needs --out"),
         (
             vec!["train", "--out", o, "--frobnicate", "1", text(&good)],
-            "unknown train option",
+            "unknown option '--frobnicate'",
         ),
         (
             vec!["train", "--out", o, "--wdl", "2", text(&good)],
-            "--wdl '2' is out of range",
+            "bad --wdl '2' (expected 0 to 1)",
         ),
         (
             vec!["train", "--out", o, "--batch", "x", text(&good)],
-            "bad value 'x' for --batch",
+            "bad --batch 'x' (expected at least 1)",
         ),
         (vec!["train", "--out", f, text(&missing)], "cannot open"),
         (vec!["train", "--out", f, text(&empty)], "holds no records"),

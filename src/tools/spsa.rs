@@ -15,6 +15,7 @@
 
 use crate::board::rng::Rng;
 use crate::search::params::{ParamSpec, SearchParams};
+use crate::tools::args::{Arg, Args};
 use crate::tools::match_runner::clock::TimeControl;
 use crate::tools::match_runner::engine_process::{EngineSpec, Protocol};
 use crate::tools::match_runner::{run_match, MatchConfig};
@@ -297,13 +298,7 @@ pub fn run(cfg: &SpsaConfig, state_path: &Path, out: &mut dyn Write) -> Result<S
 }
 
 /// Read the command line (after `spsa`) into the state file's path and the set-up.
-pub fn parse_args(args: &[String]) -> Result<(PathBuf, SpsaConfig)> {
-    let Some((state, mut rest)) = args.split_first().map(|(s, r)| (s, r.iter())) else {
-        bail!("{USAGE}");
-    };
-    if state.starts_with('-') {
-        bail!("{USAGE}");
-    }
+pub fn parse_args(words: &[String]) -> Result<(PathBuf, SpsaConfig)> {
     let engine = std::env::current_exe().context("cannot tell where this program is")?;
     let mut cfg = SpsaConfig {
         tuned: (0..SearchParams::SPECS.len()).collect(),
@@ -316,32 +311,27 @@ pub fn parse_args(args: &[String]) -> Result<(PathBuf, SpsaConfig)> {
         seed: 1,
         engine,
     };
-    let positive = |flag: &str, v: &str| -> Result<u64> {
-        v.parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .with_context(|| format!("bad {flag} '{v}' (expected a positive integer)"))
-    };
-    while let Some(flag) = rest.next() {
-        let value = rest
-            .next()
-            .with_context(|| format!("{flag} needs a value\n{USAGE}"))?;
-        match flag.as_str() {
-            "--iterations" => cfg.iterations = positive(flag, value)?,
-            "--pairs" => cfg.pairs = positive(flag, value)?.min(1000) as usize,
-            "--concurrency" => cfg.concurrency = positive(flag, value)?.min(256) as usize,
-            "--seed" => cfg.seed = positive(flag, value)?,
-            "--tc" => cfg.tc = TimeControl::parse(value).map_err(anyhow::Error::msg)?,
-            "--engine" => cfg.engine = PathBuf::from(value),
-            "--r-end" => {
-                cfg.r_end = value
-                    .parse()
-                    .ok()
-                    .filter(|r: &f64| r.is_finite() && *r > 0.0 && *r <= 1.0)
-                    .with_context(|| format!("bad --r-end '{value}' (expected 0 to 1)"))?
+    let mut state = None;
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Word(w) if state.is_none() => state = Some(PathBuf::from(w)),
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
+            Arg::Flag("iterations") => cfg.iterations = args.number_in(1..)?,
+            Arg::Flag("pairs") => cfg.pairs = args.number_in(1usize..)?.min(1000),
+            Arg::Flag("concurrency") => cfg.concurrency = args.number_in(1usize..)?.min(256),
+            Arg::Flag("seed") => cfg.seed = args.number_in(1..)?,
+            Arg::Flag("tc") => {
+                cfg.tc = TimeControl::parse(args.value()?).map_err(anyhow::Error::msg)?
             }
-            "--params" => {
-                cfg.tuned = value
+            Arg::Flag("engine") => cfg.engine = PathBuf::from(args.value()?),
+            Arg::Flag("r-end") => {
+                let in_unit = |r: &f64| r.is_finite() && *r > 0.0 && *r <= 1.0;
+                cfg.r_end = args.number_where("more than 0, at most 1", in_unit)?
+            }
+            Arg::Flag("params") => {
+                cfg.tuned = args
+                    .value()?
                     .split(',')
                     .map(|name| {
                         SearchParams::spec(name.trim())
@@ -356,16 +346,18 @@ pub fn parse_args(args: &[String]) -> Result<(PathBuf, SpsaConfig)> {
                     bail!("--params names a parameter twice");
                 }
             }
-            "--option" => {
+            Arg::Flag("option") => {
+                let value = args.value()?;
                 let (name, v) = value
                     .split_once('=')
                     .with_context(|| format!("bad --option '{value}' (expected name=value)"))?;
                 cfg.options.push((name.to_string(), v.to_string()));
             }
-            _ => bail!("unknown flag '{flag}'\n{USAGE}"),
+            Arg::Flag(_) => return Err(args.unknown()),
         }
     }
-    Ok((PathBuf::from(state), cfg))
+    let state = state.ok_or_else(|| args.fail("spsa needs a state file"))?;
+    Ok((state, cfg))
 }
 
 #[cfg(test)]

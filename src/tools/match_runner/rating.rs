@@ -23,6 +23,8 @@
 use super::pgn;
 use super::referee::GameResult;
 use super::stats::{score_from_elo, Tally, Z95};
+use crate::tools::args::{Arg, Args};
+use anyhow::{anyhow, Context};
 use std::collections::{BTreeMap, HashMap};
 use std::f64::consts::LN_10;
 
@@ -539,38 +541,32 @@ usage: chuhan match rate [-anchor NAME=RATING] FILE.pgn...
   -anchor NAME=RATING    pin one player's rating (default: the mean rating is 0)";
 
 /// Rate the games of PGN `files` (the arguments of `chuhan match rate`); returns the list's text.
-pub fn rate_command(args: &[String]) -> Result<String, String> {
+pub fn rate_command(words: &[String]) -> anyhow::Result<String> {
     let mut anchor = Anchor::Mean;
     let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].trim_start_matches('-') {
-            "anchor" if args[i].starts_with('-') => {
-                let v = args.get(i + 1).ok_or("-anchor needs NAME=RATING")?;
-                anchor = Anchor::parse(v)?;
-                i += 1;
+    let mut args = Args::new(words, RATE_USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("anchor") => {
+                anchor = Anchor::parse(args.value()?).map_err(anyhow::Error::msg)?
             }
-            "help" | "h" if args[i].starts_with('-') => return Err(RATE_USAGE.to_string()),
-            _ if args[i].starts_with('-') => {
-                return Err(format!("unknown option '{}'\n{RATE_USAGE}", args[i]))
-            }
-            _ => files.push(args[i].clone()),
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(file) => files.push(file),
         }
-        i += 1;
     }
     if files.is_empty() {
-        return Err(format!("no PGN files given\n{RATE_USAGE}"));
+        return Err(args.fail("no PGN files given"));
     }
     let mut ct = Crosstable::default();
     let mut unfinished = 0;
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read '{f}': {e}"))?;
+        let bytes = std::fs::read(f).with_context(|| format!("cannot read '{f}'"))?;
         let text = String::from_utf8(bytes).map_err(|_| {
-            format!("'{f}' is not UTF-8 text (convert it first, e.g. iconv -f GBK -t UTF-8)")
+            anyhow!("'{f}' is not UTF-8 text (convert it first, e.g. iconv -f GBK -t UTF-8)")
         })?;
-        unfinished += add_pgn(&mut ct, &text).map_err(|e| format!("{f}: {e}"))?;
+        unfinished += add_pgn(&mut ct, &text).map_err(|e| anyhow!("{f}: {e}"))?;
     }
-    let list = RatingList::compute(&ct, anchor)?;
+    let list = RatingList::compute(&ct, anchor).map_err(anyhow::Error::msg)?;
     let mut out = String::new();
     if unfinished > 0 {
         out.push_str(&format!(
