@@ -93,8 +93,7 @@ fn bench_command(words: &[String]) -> Result<()> {
     )?;
     let threads = number(1, "bench threads", 1, chuhan::engine::MAX_THREADS)?;
     let hash = number(2, "bench hash size", 16, 65_536)?;
-    let r =
-        chuhan::tools::bench::run_with(depth as u32, threads, hash).map_err(anyhow::Error::msg)?;
+    let r = chuhan::tools::bench::run_with(depth as u32, threads, hash)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "Total time (ms): {}", r.millis)?;
     writeln!(out, "Nodes searched: {}", r.nodes)?;
@@ -174,6 +173,6 @@ fn match_command(args: &[String]) -> Result<()> {
     }
     let cfg = cli::parse_args(args)?;
     install_interrupt_handler();
-    run_match(&cfg, &mut std::io::stdout()).map_err(anyhow::Error::msg)?;
+    run_match(&cfg, &mut std::io::stdout())?;
     Ok(())
 }

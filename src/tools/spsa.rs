@@ -19,7 +19,7 @@ use crate::tools::args::{Arg, Args};
 use crate::tools::match_runner::clock::TimeControl;
 use crate::tools::match_runner::engine_process::{EngineSpec, Protocol};
 use crate::tools::match_runner::{run_match, MatchConfig};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -107,7 +107,7 @@ impl SpsaState {
     }
 
     /// Read a state file; errors name the line.
-    pub fn from_text(text: &str) -> Result<SpsaState, String> {
+    pub fn from_text(text: &str) -> Result<SpsaState> {
         let mut iteration = None;
         let mut values = Vec::new();
         for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
@@ -117,28 +117,28 @@ impl SpsaState {
             }
             let (name, value) = line
                 .split_once(char::is_whitespace)
-                .ok_or_else(|| format!("line {n}: expected 'name value', got '{line}'"))?;
+                .ok_or_else(|| anyhow!("line {n}: expected 'name value', got '{line}'"))?;
             let value = value.trim();
             if name == "iteration" {
                 let k = value
                     .parse()
-                    .map_err(|_| format!("line {n}: bad iteration count '{value}'"))?;
+                    .map_err(|_| anyhow!("line {n}: bad iteration count '{value}'"))?;
                 iteration = Some(k);
                 continue;
             }
             let (i, spec) = SearchParams::spec(name)
-                .ok_or_else(|| format!("line {n}: unknown parameter '{name}'"))?;
+                .ok_or_else(|| anyhow!("line {n}: unknown parameter '{name}'"))?;
             let v: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| (f64::from(spec.min)..=f64::from(spec.max)).contains(v))
-                .ok_or_else(|| format!("line {n}: bad value '{value}' for '{name}'"))?;
+                .ok_or_else(|| anyhow!("line {n}: bad value '{value}' for '{name}'"))?;
             if values.iter().any(|&(j, _)| j == i) {
-                return Err(format!("line {n}: '{name}' given twice"));
+                bail!("line {n}: '{name}' given twice");
             }
             values.push((i, v));
         }
-        let iteration = iteration.ok_or("no 'iteration' line")?;
+        let iteration = iteration.context("no 'iteration' line")?;
         Ok(SpsaState { iteration, values })
     }
 
@@ -219,7 +219,7 @@ pub fn run(cfg: &SpsaConfig, state_path: &Path, out: &mut dyn Write) -> Result<S
         let text = std::fs::read_to_string(state_path)
             .with_context(|| format!("cannot read '{}'", state_path.display()))?;
         let state = SpsaState::from_text(&text)
-            .map_err(|e| anyhow::anyhow!("'{}' is no spsa state: {e}", state_path.display()))?;
+            .with_context(|| format!("'{}' is no spsa state", state_path.display()))?;
         let names = |ids: &mut dyn Iterator<Item = usize>| -> Vec<&str> {
             ids.map(|i| SearchParams::SPECS[i].name).collect()
         };
@@ -273,7 +273,7 @@ pub fn run(cfg: &SpsaConfig, state_path: &Path, out: &mut dyn Write) -> Result<S
             ..MatchConfig::default()
         };
         match_cfg.settings.tc = cfg.tc;
-        let summary = run_match(&match_cfg, &mut std::io::sink()).map_err(anyhow::Error::msg)?;
+        let summary = run_match(&match_cfg, &mut std::io::sink())?;
         let tally = &summary.pairings[0].tally;
         let result = tally.wins as f64 - tally.losses as f64;
         step(&mut state, cfg, k, &signs, result);
@@ -321,9 +321,7 @@ pub fn parse_args(words: &[String]) -> Result<(PathBuf, SpsaConfig)> {
             Arg::Flag("pairs") => cfg.pairs = args.number_in(1usize..)?.min(1000),
             Arg::Flag("concurrency") => cfg.concurrency = args.number_in(1usize..)?.min(256),
             Arg::Flag("seed") => cfg.seed = args.number_in(1..)?,
-            Arg::Flag("tc") => {
-                cfg.tc = TimeControl::parse(args.value()?).map_err(anyhow::Error::msg)?
-            }
+            Arg::Flag("tc") => cfg.tc = TimeControl::parse(args.value()?)?,
             Arg::Flag("engine") => cfg.engine = PathBuf::from(args.value()?),
             Arg::Flag("r-end") => {
                 let in_unit = |r: &f64| r.is_finite() && *r > 0.0 && *r <= 1.0;
@@ -423,7 +421,7 @@ mod tests {
         let mut state = SpsaState::start(&cfg.tuned);
         state.iteration = 17;
         state.values[0].1 = 22.5;
-        assert_eq!(SpsaState::from_text(&state.to_text()), Ok(state.clone()));
+        assert_eq!(SpsaState::from_text(&state.to_text()).unwrap(), state);
         assert_eq!(state.params().aspiration_delta, 23);
         for (text, says) in [
             ("rfp_margin 90\n", "no 'iteration' line"),
@@ -436,7 +434,7 @@ mod tests {
                 "line 3: 'rfp_margin' given twice",
             ),
         ] {
-            let err = SpsaState::from_text(text).unwrap_err();
+            let err = SpsaState::from_text(text).unwrap_err().to_string();
             assert!(err.contains(says), "{text:?}: {err}");
         }
     }

@@ -82,8 +82,8 @@ impl EngineDraft {
             "cmd" => self.cmd = Some(val.to_string()),
             "arg" => self.args.push(val.to_string()),
             "dir" => self.dir = Some(PathBuf::from(val)),
-            "proto" => self.proto = Some(val.parse().map_err(anyhow::Error::msg)?),
-            "tc" => self.tc = Some(TimeControl::parse(val).map_err(anyhow::Error::msg)?),
+            "proto" => self.proto = Some(val.parse()?),
+            "tc" => self.tc = Some(TimeControl::parse(val)?),
             k if k.starts_with("option.") => self
                 .options
                 .push((k["option.".len()..].to_string(), val.to_string())),
@@ -125,11 +125,10 @@ pub fn parse_args(words: &[String]) -> Result<MatchConfig> {
                     each.apply(k, v)?;
                 }
             }
-            "tc" => tc = TimeControl::parse(args.value()?).map_err(anyhow::Error::msg)?,
+            "tc" => tc = TimeControl::parse(args.value()?)?,
             "margin" => margin_ms = args.number_in(0..=MAX_MARGIN_MS)?,
             "timeout" => {
-                untimed_timeout_ms =
-                    super::clock::seconds_to_ms(args.value()?).map_err(anyhow::Error::msg)?;
+                untimed_timeout_ms = super::clock::seconds_to_ms(args.value()?)?;
                 if untimed_timeout_ms == 0 {
                     bail!("-timeout must be more than 0 seconds");
                 }
@@ -137,9 +136,9 @@ pub fn parse_args(words: &[String]) -> Result<MatchConfig> {
             "openings" => cfg.openings = Some(PathBuf::from(args.value()?)),
             "shuffle" => cfg.shuffle = Some(args.number()?),
             "games" => cfg.games = Some(args.number_in(1..=MAX_GAMES)?),
-            "rules" => rules = args.value()?.parse().map_err(anyhow::Error::msg)?,
+            "rules" => rules = args.value()?.parse()?,
             "gauntlet" => cfg.gauntlet = true,
-            "shard" => cfg.shard = Shard::parse(args.value()?).map_err(anyhow::Error::msg)?,
+            "shard" => cfg.shard = Shard::parse(args.value()?)?,
             "concurrency" => cfg.concurrency = args.number_in(1..=MAX_CONCURRENCY)?,
             "sprt" => {
                 let mut s = Sprt {
@@ -155,7 +154,7 @@ pub fn parse_args(words: &[String]) -> Result<MatchConfig> {
                         "elo1" => s.elo1 = number(k, v)?,
                         "alpha" => s.alpha = number(k, v)?,
                         "beta" => s.beta = number(k, v)?,
-                        "model" => s.model = v.parse().map_err(anyhow::Error::msg)?,
+                        "model" => s.model = v.parse()?,
                         _ => bail!("unknown -sprt key '{k}'"),
                     }
                 }

@@ -34,12 +34,12 @@ pub enum Protocol {
 }
 
 impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Self> {
         match s.to_ascii_lowercase().as_str() {
             "ucci" => Ok(Protocol::Ucci),
             "uci" => Ok(Protocol::Uci),
-            _ => Err(format!("unknown protocol '{s}' (ucci or uci)")),
+            _ => Err(anyhow::anyhow!("unknown protocol '{s}' (ucci or uci)")),
         }
     }
 }
