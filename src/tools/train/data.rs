@@ -230,21 +230,13 @@ mod tests {
 
     #[test]
     fn loading_is_the_same_on_any_thread_count_and_names_a_bad_record() {
-        use crate::board::movegen::legal_moves;
+        use crate::board::playout::random_playout;
         use crate::board::rng::Rng;
         let dir = std::env::temp_dir().join(format!("chuhan-train-load-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut rng = Rng::new(1);
-        let mut pos = Position::startpos();
         let mut bytes = Vec::new();
-        for i in 0..400 {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() || i % 50 == 0 {
-                pos = Position::startpos();
-            }
-            let moves = legal_moves(&pos);
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
-            bytes.extend_from_slice(&record::encode(&pos, i as i16, Wdl::Draw));
+        for (i, pos) in random_playout(&mut Rng::new(1), 400, 50).iter().enumerate() {
+            bytes.extend_from_slice(&record::encode(pos, i as i16, Wdl::Draw));
         }
         let path = dir.join("a.bin");
         std::fs::write(&path, &bytes).unwrap();

@@ -169,7 +169,7 @@ mod tests {
     use super::super::data::Dataset;
     use super::super::weights;
     use super::*;
-    use crate::board::movegen::legal_moves;
+    use crate::board::playout::random_playout;
     use crate::board::position::Position;
     use crate::board::rng::Rng;
     use crate::tools::datagen::record::{Sample, Wdl};
@@ -178,14 +178,7 @@ mod tests {
     fn positions(seed: u64, n: usize) -> (Vec<Position>, Dataset) {
         let mut rng = Rng::new(seed);
         let (mut list, mut data) = (Vec::new(), Dataset::new());
-        let mut pos = Position::startpos();
-        while list.len() < n {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() || rng.below(40) == 0 {
-                pos = Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+        for pos in random_playout(&mut rng, n, 40) {
             let sample = Sample {
                 pos: Position::from_fen(&pos.to_fen()).unwrap(),
                 score: rng.below(1200) as i16 - 600,
