@@ -58,7 +58,8 @@ const fn other_view_table() -> [u16; INPUTS] {
     table
 }
 
-/// The input of the other view for input `i` of one view (see [`OTHER_VIEW`]).
+/// The input of the other view for input `i` of one view: the same piece on the same point,
+/// own and opponent's swapped, ranks mirrored.
 #[inline(always)]
 pub fn other_view(i: u16) -> u16 {
     OTHER_VIEW[usize::from(i)]
