@@ -3,16 +3,38 @@
 use anyhow::{bail, Context, Result};
 use chuhan::board::perft;
 use chuhan::board::position::Position;
+use chuhan::tools::args::{self, Arg, Args, Help};
 use std::io::Write;
 use std::time::Instant;
 
-const USAGE: &str = "usage: chuhan [bench [depth] [threads] [hash_mb] | perft <depth> [FEN] | judge [--rules chinese|asian|draw] [--explain] | match <options> (see chuhan match -help) | match rate FILE.pgn… | tune gen|fit … | spsa <state-file> … (see chuhan spsa) | book build|learn|show … (see chuhan book) | datagen … (see chuhan datagen) | train … (see chuhan train --help)]
-  with no arguments: the UCCI/UCI protocol loop on stdin/stdout";
+const USAGE: &str =
+    "usage: chuhan [COMMAND [ARGUMENTS...]]; a command's own usage: chuhan COMMAND --help
+  (no command)  the UCCI/UCI protocol loop on stdin/stdout
+  bench         the search signature: nodes searched and speed
+  perft         leaf counts of the move tree
+  judge         verdicts for games read from stdin
+  match         engine-vs-engine games (cutechess-cli style flags); match rate: rating lists
+  tune          the classical evaluation's numbers: gen, label, fit
+  spsa          the search parameters, tuned by self-play
+  book          opening books: build, learn, show
+  datagen       training positions from self-play
+  train         the NNUE trainer";
+const BENCH_USAGE: &str = "usage: chuhan bench [depth] [threads] [hash_mb]
+  searches the bench positions (1 thread, 16 MB by default) and prints the node count";
+const PERFT_USAGE: &str = "usage: chuhan perft <depth> [FEN]
+  counts the leaves of the move tree to <depth> (1 to 12) from FEN or the start";
+const JUDGE_USAGE: &str = "usage: chuhan judge [--rules chinese|asian|draw] [--explain]
+  reads games from stdin, one a line ('FEN moves ...'), and prints each one's verdict";
 
 fn main() {
-    if let Err(e) = utf8_args().and_then(|args| run(&args)) {
-        eprintln!("chuhan: {e:#}");
-        std::process::exit(2);
+    match utf8_args().and_then(|args| run(&args)) {
+        Ok(()) => {}
+        // `--help`: the usage, asked for.
+        Err(e) if e.is::<Help>() => println!("{e}"),
+        Err(e) => {
+            eprintln!("chuhan: {e:#}");
+            std::process::exit(2);
+        }
     }
 }
 
@@ -53,22 +75,25 @@ fn run(args: &[String]) -> Result<()> {
 }
 
 /// `chuhan bench [depth] [threads] [hash_mb]`: the search signature and speed.
-fn bench_command(args: &[String]) -> Result<()> {
+fn bench_command(words: &[String]) -> Result<()> {
+    let words = Args::new(words, BENCH_USAGE).words()?;
+    if words.len() > 3 {
+        bail!("too many arguments\n{BENCH_USAGE}");
+    }
     let number = |i: usize, name: &str, default: usize, max: usize| -> Result<usize> {
-        match args.get(i) {
-            None => Ok(default),
-            Some(t) => t
-                .parse()
-                .ok()
-                .filter(|v| (1..=max).contains(v))
-                .with_context(|| format!("bad bench {name} '{t}' (expected 1..{max})")),
-        }
+        words
+            .get(i)
+            .map_or(Ok(default), |t| args::number_in(name, t, 1..=max))
     };
-    let depth = number(0, "depth", chuhan::tools::bench::DEFAULT_DEPTH as usize, 64)?;
-    let threads = number(1, "threads", 1, chuhan::engine::MAX_THREADS)?;
-    let hash = number(2, "hash size", 16, 65_536)?;
-    let r =
-        chuhan::tools::bench::run_with(depth as u32, threads, hash).map_err(anyhow::Error::msg)?;
+    let depth = number(
+        0,
+        "bench depth",
+        chuhan::tools::bench::DEFAULT_DEPTH as usize,
+        64,
+    )?;
+    let threads = number(1, "bench threads", 1, chuhan::engine::MAX_THREADS)?;
+    let hash = number(2, "bench hash size", 16, 65_536)?;
+    let r = chuhan::tools::bench::run_with(depth as u32, threads, hash)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "Total time (ms): {}", r.millis)?;
     writeln!(out, "Nodes searched: {}", r.nodes)?;
@@ -77,15 +102,16 @@ fn bench_command(args: &[String]) -> Result<()> {
 }
 
 /// `chuhan judge [--rules R] [--explain]`: verdicts for games read from stdin (see `chuhan::tools::judge`).
-fn judge_command(args: &[String]) -> Result<()> {
+fn judge_command(words: &[String]) -> Result<()> {
     let mut rules = chuhan::rules::RuleSet::default();
     let mut explain = false;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--rules" => rules = rest.next().context("--rules needs a name")?.parse()?,
-            "--explain" => explain = true,
-            _ => bail!("{USAGE}"),
+    let mut args = Args::new(words, JUDGE_USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("rules") => rules = args.value()?.parse()?,
+            Arg::Flag("explain") => explain = true,
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
         }
     }
     let stdin = std::io::stdin();
@@ -94,18 +120,17 @@ fn judge_command(args: &[String]) -> Result<()> {
 }
 
 /// `chuhan perft <depth> [FEN]`: divide, total and speed.
-fn perft_command(args: &[String]) -> Result<()> {
-    let depth_text = args.first().context("perft needs a depth")?;
-    let depth: u32 = depth_text
-        .parse()
-        .ok()
-        .filter(|d| (1..=12).contains(d))
-        .with_context(|| format!("bad perft depth '{depth_text}' (expected 1..12)"))?;
-    let mut pos = if args.len() > 1 {
-        let fen = args[1..].join(" ");
-        Position::from_fen(&fen).with_context(|| format!("bad FEN '{fen}'"))?
-    } else {
+fn perft_command(words: &[String]) -> Result<()> {
+    let words = Args::new(words, PERFT_USAGE).words()?;
+    let (depth, fen) = words
+        .split_first()
+        .with_context(|| format!("perft needs a depth\n{PERFT_USAGE}"))?;
+    let depth: u32 = args::number_in("perft depth", depth, 1..=12)?;
+    let mut pos = if fen.is_empty() {
         Position::startpos()
+    } else {
+        let fen = fen.join(" ");
+        Position::from_fen(&fen).with_context(|| format!("bad FEN '{fen}'"))?
     };
     let start = Instant::now();
     let rows = perft::divide(&mut pos, depth);
@@ -142,12 +167,12 @@ fn spsa_command(args: &[String]) -> Result<()> {
 fn match_command(args: &[String]) -> Result<()> {
     use chuhan::tools::match_runner::{cli, install_interrupt_handler, rating, run_match};
     if args.first().map(String::as_str) == Some("rate") {
-        let list = rating::rate_command(&args[1..]).map_err(anyhow::Error::msg)?;
+        let list = rating::rate_command(&args[1..])?;
         write!(std::io::stdout().lock(), "{list}")?;
         return Ok(());
     }
-    let cfg = cli::parse_args(args).map_err(anyhow::Error::msg)?;
+    let cfg = cli::parse_args(args)?;
     install_interrupt_handler();
-    run_match(&cfg, &mut std::io::stdout()).map_err(anyhow::Error::msg)?;
+    run_match(&cfg, &mut std::io::stdout())?;
     Ok(())
 }

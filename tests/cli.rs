@@ -193,3 +193,53 @@ fn book_commands_refuse_bad_input() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn every_command_prints_its_usage_on_help() {
+    let cases: [(&[&str], &str); 17] = [
+        (&["help"], "chuhan COMMAND --help"),
+        (&["--help"], "chuhan COMMAND --help"),
+        (&["bench", "--help"], "chuhan bench"),
+        (&["perft", "-h"], "chuhan perft"),
+        (&["judge", "--help"], "chuhan judge"),
+        (&["match", "-help"], "chuhan match -engine"),
+        (
+            &["match", "-engine", "cmd=a", "--help"],
+            "chuhan match -engine",
+        ),
+        (&["match", "rate", "-h"], "chuhan match rate"),
+        (&["tune", "--help"], "chuhan tune gen"),
+        (&["spsa", "--help"], "chuhan spsa"),
+        (&["book", "--help"], "chuhan book build"),
+        (&["book", "show", "--help"], "chuhan book show"),
+        (&["datagen", "--help"], "chuhan datagen -o FILE"),
+        (&["datagen", "count", "-h"], "chuhan datagen count"),
+        (&["datagen", "wdl", "--help"], "chuhan datagen wdl"),
+        (&["train", "--help"], "chuhan train --out DIR"),
+        (&["train", "help"], "chuhan train --out DIR"),
+    ];
+    for (args, says) in cases {
+        let out = chuhan(args, b"");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stdout}");
+        assert!(stdout.contains(says), "{args:?}: {stdout}");
+    }
+}
+
+#[test]
+fn flags_take_one_dash_or_two() {
+    // `chuhan match`'s cutechess-cli spelling and the GNU one are the same flag everywhere.
+    for args in [
+        ["perft", "1", "--bogus"],
+        ["judge", "-rules", "nonsense"],
+        ["judge", "--rules", "nonsense"],
+    ] {
+        let out = chuhan(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    for args in [["judge", "-explain"], ["judge", "--explain"]] {
+        let out = chuhan(&args, b"startpos moves h2e2\n");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("ongoing"));
+    }
+}

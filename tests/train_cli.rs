@@ -2,7 +2,7 @@
 //! networks the engine loads; runs repeat exactly on any thread count; a resumed run ends where
 //! an uninterrupted one does; bad input is refused with a message and a non-zero exit.
 
-use chuhan::board::movegen::legal_moves;
+use chuhan::board::playout::random_playout;
 use chuhan::board::position::Position;
 use chuhan::board::rng::Rng;
 use chuhan::board::types::PieceKind;
@@ -40,19 +40,7 @@ fn material(pos: &Position) -> i32 {
 
 /// Positions of random playouts: `n` of them.
 fn playout_positions(seed: u64, n: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    let mut pos = Position::startpos();
-    while out.len() < n {
-        let moves = legal_moves(&pos);
-        if moves.is_empty() || rng.below(30) == 0 {
-            pos = Position::startpos();
-            continue;
-        }
-        pos.make_move(moves.as_slice()[rng.below(moves.len())]);
-        out.push(Position::from_fen(&pos.to_fen()).unwrap());
-    }
-    out
+    random_playout(&mut Rng::new(seed), n, 30)
 }
 
 /// A record file of `n` random-playout positions scored by material, the result following the
@@ -302,15 +290,15 @@ fn bad_input_is_refused_with_a_message() {
         (vec!["train", text(&good)], "needs --out"),
         (
             vec!["train", "--out", o, "--frobnicate", "1", text(&good)],
-            "unknown train option",
+            "unknown option '--frobnicate'",
         ),
         (
             vec!["train", "--out", o, "--wdl", "2", text(&good)],
-            "--wdl '2' is out of range",
+            "bad --wdl '2' (expected 0 to 1)",
         ),
         (
             vec!["train", "--out", o, "--batch", "x", text(&good)],
-            "bad value 'x' for --batch",
+            "bad --batch 'x' (expected at least 1)",
         ),
         (vec!["train", "--out", f, text(&missing)], "cannot open"),
         (vec!["train", "--out", f, text(&empty)], "holds no records"),

@@ -71,7 +71,7 @@ pub fn run(depth: u32) -> BenchResult {
 }
 
 /// The same with `threads` threads and a `hash_mb` table (the node count is then no signature).
-pub fn run_with(depth: u32, threads: usize, hash_mb: usize) -> Result<BenchResult, String> {
+pub fn run_with(depth: u32, threads: usize, hash_mb: usize) -> anyhow::Result<BenchResult> {
     run_with_rules(depth, threads, hash_mb, RuleSet::default())
 }
 
@@ -81,7 +81,7 @@ pub fn run_with_rules(
     threads: usize,
     hash_mb: usize,
     rules: RuleSet,
-) -> Result<BenchResult, String> {
+) -> anyhow::Result<BenchResult> {
     let settings = SearchSettings {
         rules,
         ..SearchSettings::DEFAULT
@@ -96,7 +96,7 @@ pub fn run_with_settings(
     threads: usize,
     hash_mb: usize,
     settings: SearchSettings,
-) -> Result<BenchResult, String> {
+) -> anyhow::Result<BenchResult> {
     let mut engine = Engine::new();
     engine.options.search = settings;
     run_engine(engine, depth, threads, hash_mb)
@@ -108,8 +108,8 @@ fn run_engine(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-) -> Result<BenchResult, String> {
-    engine.set_hash_mb(hash_mb)?;
+) -> anyhow::Result<BenchResult> {
+    engine.set_hash_mb(hash_mb).map_err(anyhow::Error::msg)?;
     engine.set_threads(threads);
     let mut searching = Duration::ZERO;
     let mut nodes = 0;

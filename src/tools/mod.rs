@@ -1,7 +1,9 @@
 //! The tools built on the engine: `bench` (the search signature), `judge` (a referee for game
 //! records), the match runner, the evaluation tuner, the training-data generator and the
-//! self-play loop those two share, and the network trainer. The engine never depends on them.
+//! self-play loop those two share, and the network trainer. Each reads its command line through
+//! `args`. The engine never depends on them.
 
+pub mod args;
 pub mod bench;
 pub mod book_builder;
 pub mod datagen;

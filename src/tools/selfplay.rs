@@ -1,7 +1,8 @@
-//! One self-play game at a fixed node count: the loop `chuhan tune gen` and `chuhan datagen`
-//! share. One engine plays both sides from a start (an opening line, random plies included),
-//! its hash table and ordering statistics cleared first, so that a game depends on its start
-//! and settings alone (never on the games a thread played before it). Game ends are those of
+//! One self-play game at a fixed node count: the loop `chuhan tune gen`, `chuhan datagen` and
+//! `examples/selfplay.rs` share. One engine plays both sides ([`play_out`]), or two engines one
+//! side each ([`play_between`]), from a start (an opening line, random plies included), their
+//! hash tables and ordering statistics cleared first, so that a game depends on its start and
+//! settings alone (never on the games a thread played before it). Game ends are those of
 //! the match runner's referee: `rules::adjudicate` under the Chinese rules (mate, 困毙, the 棋例
 //! for repetitions, the 60-move limit, bare material); besides, a game still going at
 //! `max_plies` is drawn, and, when asked, one whose searches agree for `plies` plies in a row
@@ -46,15 +47,38 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// Play the game from `start` to its end. `on_search` sees each position searched (with its
-/// history) and the search's result, before the move is played.
+/// Play the game from `start` to its end, `engine` for both sides. `on_search` sees each
+/// position searched (with its history) and the search's result, before the move is played.
 pub fn play_out(
     engine: &mut Engine,
     start: &Opening,
     cfg: &Playout,
     on_search: &mut dyn FnMut(&Position, &SearchResult),
 ) -> Result<Ending> {
-    engine.clear_hash();
+    play(&mut [engine], start, cfg, on_search)
+}
+
+/// Play the game from `start` to its end, `red` against `black` (see [`play_out`]).
+pub fn play_between(
+    red: &mut Engine,
+    black: &mut Engine,
+    start: &Opening,
+    cfg: &Playout,
+    on_search: &mut dyn FnMut(&Position, &SearchResult),
+) -> Result<Ending> {
+    play(&mut [red, black], start, cfg, on_search)
+}
+
+/// The game loop: `engines[0]` plays Red, the last one Black.
+fn play(
+    engines: &mut [&mut Engine],
+    start: &Opening,
+    cfg: &Playout,
+    on_search: &mut dyn FnMut(&Position, &SearchResult),
+) -> Result<Ending> {
+    for engine in engines.iter_mut() {
+        engine.clear_hash();
+    }
     let mut pos = start.position();
     let mut moves: Vec<String> = start.moves.iter().map(|m| m.to_string()).collect();
     // Scores from Red's view, one per searched ply.
@@ -72,6 +96,10 @@ pub fn play_out(
                 reason: "ply limit".to_string(),
             });
         }
+        let engine = match pos.side_to_move() {
+            Color::Red => &mut *engines[0],
+            Color::Black => &mut *engines[engines.len() - 1],
+        };
         engine
             .set_position(Some(&start.fen), &moves)
             .map_err(anyhow::Error::msg)?;
@@ -167,5 +195,31 @@ mod tests {
             (Outcome::Draw, "ply limit")
         );
         assert_eq!(searched, 1);
+    }
+
+    #[test]
+    fn two_engines_play_one_side_each() {
+        // 6 plies from the start: each engine is set only to its own side's positions, so the
+        // last one each searched has its side to move.
+        let start = Opening::startpos();
+        let (mut red, mut black) = (Engine::new(), Engine::new());
+        red.set_hash_mb(1).unwrap();
+        black.set_hash_mb(1).unwrap();
+        let cfg = Playout {
+            nodes: 300,
+            max_plies: 6,
+            win: None,
+        };
+        let mut sides = Vec::new();
+        let end = play_between(&mut red, &mut black, &start, &cfg, &mut |pos, _| {
+            sides.push(pos.side_to_move())
+        })
+        .unwrap();
+        assert_eq!(end.reason, "ply limit");
+        assert_eq!(sides.len(), 6);
+        assert!(sides.windows(2).all(|w| w[0] != w[1]), "{sides:?}");
+        assert_eq!(red.position().side_to_move(), Color::Red);
+        assert_eq!(black.position().side_to_move(), Color::Black);
+        assert_eq!(black.position().game_ply(), 5);
     }
 }

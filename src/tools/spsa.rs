@@ -15,10 +15,11 @@
 
 use crate::board::rng::Rng;
 use crate::search::params::{ParamSpec, SearchParams};
+use crate::tools::args::{Arg, Args};
 use crate::tools::match_runner::clock::TimeControl;
 use crate::tools::match_runner::engine_process::{EngineSpec, Protocol};
 use crate::tools::match_runner::{run_match, MatchConfig};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -106,7 +107,7 @@ impl SpsaState {
     }
 
     /// Read a state file; errors name the line.
-    pub fn from_text(text: &str) -> Result<SpsaState, String> {
+    pub fn from_text(text: &str) -> Result<SpsaState> {
         let mut iteration = None;
         let mut values = Vec::new();
         for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
@@ -116,28 +117,28 @@ impl SpsaState {
             }
             let (name, value) = line
                 .split_once(char::is_whitespace)
-                .ok_or_else(|| format!("line {n}: expected 'name value', got '{line}'"))?;
+                .ok_or_else(|| anyhow!("line {n}: expected 'name value', got '{line}'"))?;
             let value = value.trim();
             if name == "iteration" {
                 let k = value
                     .parse()
-                    .map_err(|_| format!("line {n}: bad iteration count '{value}'"))?;
+                    .map_err(|_| anyhow!("line {n}: bad iteration count '{value}'"))?;
                 iteration = Some(k);
                 continue;
             }
             let (i, spec) = SearchParams::spec(name)
-                .ok_or_else(|| format!("line {n}: unknown parameter '{name}'"))?;
+                .ok_or_else(|| anyhow!("line {n}: unknown parameter '{name}'"))?;
             let v: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| (f64::from(spec.min)..=f64::from(spec.max)).contains(v))
-                .ok_or_else(|| format!("line {n}: bad value '{value}' for '{name}'"))?;
+                .ok_or_else(|| anyhow!("line {n}: bad value '{value}' for '{name}'"))?;
             if values.iter().any(|&(j, _)| j == i) {
-                return Err(format!("line {n}: '{name}' given twice"));
+                bail!("line {n}: '{name}' given twice");
             }
             values.push((i, v));
         }
-        let iteration = iteration.ok_or("no 'iteration' line")?;
+        let iteration = iteration.context("no 'iteration' line")?;
         Ok(SpsaState { iteration, values })
     }
 
@@ -218,7 +219,7 @@ pub fn run(cfg: &SpsaConfig, state_path: &Path, out: &mut dyn Write) -> Result<S
         let text = std::fs::read_to_string(state_path)
             .with_context(|| format!("cannot read '{}'", state_path.display()))?;
         let state = SpsaState::from_text(&text)
-            .map_err(|e| anyhow::anyhow!("'{}' is no spsa state: {e}", state_path.display()))?;
+            .with_context(|| format!("'{}' is no spsa state", state_path.display()))?;
         let names = |ids: &mut dyn Iterator<Item = usize>| -> Vec<&str> {
             ids.map(|i| SearchParams::SPECS[i].name).collect()
         };
@@ -272,7 +273,7 @@ pub fn run(cfg: &SpsaConfig, state_path: &Path, out: &mut dyn Write) -> Result<S
             ..MatchConfig::default()
         };
         match_cfg.settings.tc = cfg.tc;
-        let summary = run_match(&match_cfg, &mut std::io::sink()).map_err(anyhow::Error::msg)?;
+        let summary = run_match(&match_cfg, &mut std::io::sink())?;
         let tally = &summary.pairings[0].tally;
         let result = tally.wins as f64 - tally.losses as f64;
         step(&mut state, cfg, k, &signs, result);
@@ -297,13 +298,7 @@ pub fn run(cfg: &SpsaConfig, state_path: &Path, out: &mut dyn Write) -> Result<S
 }
 
 /// Read the command line (after `spsa`) into the state file's path and the set-up.
-pub fn parse_args(args: &[String]) -> Result<(PathBuf, SpsaConfig)> {
-    let Some((state, mut rest)) = args.split_first().map(|(s, r)| (s, r.iter())) else {
-        bail!("{USAGE}");
-    };
-    if state.starts_with('-') {
-        bail!("{USAGE}");
-    }
+pub fn parse_args(words: &[String]) -> Result<(PathBuf, SpsaConfig)> {
     let engine = std::env::current_exe().context("cannot tell where this program is")?;
     let mut cfg = SpsaConfig {
         tuned: (0..SearchParams::SPECS.len()).collect(),
@@ -316,32 +311,25 @@ pub fn parse_args(args: &[String]) -> Result<(PathBuf, SpsaConfig)> {
         seed: 1,
         engine,
     };
-    let positive = |flag: &str, v: &str| -> Result<u64> {
-        v.parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .with_context(|| format!("bad {flag} '{v}' (expected a positive integer)"))
-    };
-    while let Some(flag) = rest.next() {
-        let value = rest
-            .next()
-            .with_context(|| format!("{flag} needs a value\n{USAGE}"))?;
-        match flag.as_str() {
-            "--iterations" => cfg.iterations = positive(flag, value)?,
-            "--pairs" => cfg.pairs = positive(flag, value)?.min(1000) as usize,
-            "--concurrency" => cfg.concurrency = positive(flag, value)?.min(256) as usize,
-            "--seed" => cfg.seed = positive(flag, value)?,
-            "--tc" => cfg.tc = TimeControl::parse(value).map_err(anyhow::Error::msg)?,
-            "--engine" => cfg.engine = PathBuf::from(value),
-            "--r-end" => {
-                cfg.r_end = value
-                    .parse()
-                    .ok()
-                    .filter(|r: &f64| r.is_finite() && *r > 0.0 && *r <= 1.0)
-                    .with_context(|| format!("bad --r-end '{value}' (expected 0 to 1)"))?
+    let mut state = None;
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Word(w) if state.is_none() => state = Some(PathBuf::from(w)),
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
+            Arg::Flag("iterations") => cfg.iterations = args.number_in(1..)?,
+            Arg::Flag("pairs") => cfg.pairs = args.number_in(1usize..)?.min(1000),
+            Arg::Flag("concurrency") => cfg.concurrency = args.number_in(1usize..)?.min(256),
+            Arg::Flag("seed") => cfg.seed = args.number_in(1..)?,
+            Arg::Flag("tc") => cfg.tc = TimeControl::parse(args.value()?)?,
+            Arg::Flag("engine") => cfg.engine = PathBuf::from(args.value()?),
+            Arg::Flag("r-end") => {
+                let in_unit = |r: &f64| r.is_finite() && *r > 0.0 && *r <= 1.0;
+                cfg.r_end = args.number_where("more than 0, at most 1", in_unit)?
             }
-            "--params" => {
-                cfg.tuned = value
+            Arg::Flag("params") => {
+                cfg.tuned = args
+                    .value()?
                     .split(',')
                     .map(|name| {
                         SearchParams::spec(name.trim())
@@ -356,16 +344,18 @@ pub fn parse_args(args: &[String]) -> Result<(PathBuf, SpsaConfig)> {
                     bail!("--params names a parameter twice");
                 }
             }
-            "--option" => {
+            Arg::Flag("option") => {
+                let value = args.value()?;
                 let (name, v) = value
                     .split_once('=')
                     .with_context(|| format!("bad --option '{value}' (expected name=value)"))?;
                 cfg.options.push((name.to_string(), v.to_string()));
             }
-            _ => bail!("unknown flag '{flag}'\n{USAGE}"),
+            Arg::Flag(_) => return Err(args.unknown()),
         }
     }
-    Ok((PathBuf::from(state), cfg))
+    let state = state.ok_or_else(|| args.fail("spsa needs a state file"))?;
+    Ok((state, cfg))
 }
 
 #[cfg(test)]
@@ -431,7 +421,7 @@ mod tests {
         let mut state = SpsaState::start(&cfg.tuned);
         state.iteration = 17;
         state.values[0].1 = 22.5;
-        assert_eq!(SpsaState::from_text(&state.to_text()), Ok(state.clone()));
+        assert_eq!(SpsaState::from_text(&state.to_text()).unwrap(), state);
         assert_eq!(state.params().aspiration_delta, 23);
         for (text, says) in [
             ("rfp_margin 90\n", "no 'iteration' line"),
@@ -444,7 +434,7 @@ mod tests {
                 "line 3: 'rfp_margin' given twice",
             ),
         ] {
-            let err = SpsaState::from_text(text).unwrap_err();
+            let err = SpsaState::from_text(text).unwrap_err().to_string();
             assert!(err.contains(says), "{text:?}: {err}");
         }
     }

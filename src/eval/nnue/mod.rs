@@ -73,26 +73,13 @@ mod tests {
     use super::float::FloatNetwork;
     use super::*;
     use crate::board::movegen::legal_moves;
+    use crate::board::playout::random_playout;
     use crate::board::position::Position;
     use crate::board::rng::Rng;
 
-    /// Positions of random playouts from the start position (every ply of `games` games of at
-    /// most `plies` plies).
+    /// Positions of random playouts: about `games` games of about `plies` plies.
     fn playout_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = Position::startpos();
-            for _ in 0..plies {
-                let moves = legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make_move(moves.as_slice()[rng.below(moves.len())]);
-                out.push(pos.clone());
-            }
-        }
-        out
+        random_playout(&mut Rng::new(seed), games * plies, plies)
     }
 
     #[test]

@@ -385,14 +385,7 @@ mod tests {
         // so they must agree exactly; the built-in network's weights have realistic ranges.
         let net = super::super::built_in();
         let mut rng = crate::board::rng::Rng::new(3);
-        let mut pos = crate::board::position::Position::startpos();
-        for _ in 0..400 {
-            let moves = crate::board::movegen::legal_moves(&pos);
-            if moves.is_empty() {
-                pos = crate::board::position::Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+        for pos in crate::board::playout::random_playout(&mut rng, 400, 400) {
             let acc = Accumulator::refresh(net, &pos);
             for stm in Color::ALL {
                 assert_eq!(net.evaluate(&acc, stm), net.evaluate_any_cpu(&acc, stm));

@@ -16,12 +16,14 @@ use crate::board::types::Move;
 use crate::engine::book::binary::{self, Record};
 use crate::engine::book::{mirror_move, Book};
 use crate::engine::openings;
+use crate::tools::args::{Arg, Args, Help};
 use crate::tools::match_runner::pgn;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const USAGE: &str = "usage:
+/// `chuhan book …` usage.
+pub const USAGE: &str = "usage:
   chuhan book build --out FILE --games FILE [--games FILE…] [--max-ply N] [--min-count N]
   chuhan book build --out FILE --analyse [--positions N] [--nodes N] [--multipv N] [--margin CP]
                     [--max-ply N] [--threads N] [--seeds FILE] [--journal FILE] [--batch N]
@@ -46,19 +48,12 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
         Some("build") => build(&args[1..], out),
         Some("learn") => learn_from_games(&args[1..], out),
         Some("show") => show(&args[1..], out),
+        Some("-h" | "-help" | "--help") => Err(Help(USAGE).into()),
         _ => bail!("{USAGE}"),
     }
 }
 
-/// The value after an option, parsed.
-fn value<T: std::str::FromStr>(name: &str, v: Option<&String>) -> Result<T> {
-    let v = v.with_context(|| format!("{name} needs a value"))?;
-    v.parse()
-        .ok()
-        .with_context(|| format!("bad value '{v}' for {name}"))
-}
-
-fn build(args: &[String], out: &mut dyn Write) -> Result<()> {
+fn build(words: &[String], out: &mut dyn Write) -> Result<()> {
     let mut target: Option<PathBuf> = None;
     let mut games: Vec<String> = Vec::new();
     let mut analyse = false;
@@ -76,36 +71,29 @@ fn build(args: &[String], out: &mut dyn Write) -> Result<()> {
     };
     let mut seeds: Option<PathBuf> = None;
     let mut journal: Option<PathBuf> = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut next = || rest.next();
-        match arg.as_str() {
-            "--out" => target = Some(value::<PathBuf>(arg, next())?),
-            "--games" => games.push(value(arg, next())?),
-            "--analyse" | "--analyze" => analyse = true,
-            "--max-ply" => max_ply = Some(value(arg, next())?),
-            "--min-count" => min_count = value(arg, next())?,
-            "--positions" => settings.positions = value(arg, next())?,
-            "--nodes" => settings.nodes = value(arg, next())?,
-            "--multipv" => settings.multipv = value(arg, next())?,
-            "--margin" => settings.margin = value(arg, next())?,
-            "--threads" => settings.threads = value(arg, next())?,
-            "--batch" => settings.batch = value(arg, next())?,
-            "--seeds" => seeds = Some(value(arg, next())?),
-            "--journal" => journal = Some(value(arg, next())?),
-            other => bail!("unknown option '{other}'\n{USAGE}"),
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("out") => target = Some(PathBuf::from(args.value()?)),
+            Arg::Flag("games") => games.push(args.value()?.to_string()),
+            Arg::Flag("analyse" | "analyze") => analyse = true,
+            Arg::Flag("max-ply") => max_ply = Some(args.number()?),
+            Arg::Flag("min-count") => min_count = args.number()?,
+            Arg::Flag("positions") => settings.positions = args.number()?,
+            Arg::Flag("nodes") => settings.nodes = args.number()?,
+            Arg::Flag("multipv") => settings.multipv = args.number_in(1..=128)?,
+            Arg::Flag("margin") => settings.margin = args.number_in(1..=10_000)?,
+            Arg::Flag("threads") => {
+                settings.threads = args.number_in(1..=crate::engine::MAX_THREADS)?
+            }
+            Arg::Flag("batch") => settings.batch = args.number_in(1..)?,
+            Arg::Flag("seeds") => seeds = Some(PathBuf::from(args.value()?)),
+            Arg::Flag("journal") => journal = Some(PathBuf::from(args.value()?)),
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
         }
     }
     let target = target.context("--out FILE is needed")?;
-    if !(1..=10_000).contains(&settings.margin) || !(1..=128).contains(&settings.multipv) {
-        bail!("--margin must be 1..10000 and --multipv 1..128");
-    }
-    if !(1..=crate::engine::MAX_THREADS).contains(&settings.threads) || settings.batch == 0 {
-        bail!(
-            "--threads must be 1..{} and --batch at least 1",
-            crate::engine::MAX_THREADS
-        );
-    }
     let records = match (analyse, games.is_empty()) {
         (true, true) => {
             if let Some(p) = max_ply {
@@ -153,23 +141,18 @@ fn write_book(target: &Path, records: &[Record]) -> Result<()> {
 /// `chuhan book learn BOOK PGN… [-o OUT] [--scale N]`: every file is read before anything
 /// is written; the book is written back (to OUT, or in place) only when a game taught it
 /// something.
-fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
-    let mut files: Vec<&String> = Vec::new();
+fn learn_from_games(words: &[String], out: &mut dyn Write) -> Result<()> {
+    let mut files: Vec<&str> = Vec::new();
     let mut target: Option<PathBuf> = None;
     let mut scale = learn::DEFAULT_SCALE;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "-o" | "--out" => target = Some(value(arg, rest.next())?),
-            "--scale" => scale = value(arg, rest.next())?,
-            other if other.starts_with('-') && other.len() > 1 => {
-                bail!("unknown option '{other}'\n{USAGE}")
-            }
-            _ => files.push(arg),
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("o" | "out") => target = Some(PathBuf::from(args.value()?)),
+            Arg::Flag("scale") => scale = args.number_in(1..=1000)?,
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(file) => files.push(file),
         }
-    }
-    if !(1..=1000).contains(&scale) {
-        bail!("--scale must be 1..1000");
     }
     let Some((book_path, pgns)) = files.split_first() else {
         bail!("learn needs a book and PGN files\n{USAGE}");
@@ -177,7 +160,7 @@ fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
     if pgns.is_empty() {
         bail!("learn needs PGN files after the book\n{USAGE}");
     }
-    let book = binary::BinaryBook::open(Path::new(book_path.as_str()))
+    let book = binary::BinaryBook::open(Path::new(book_path))
         .map_err(|e| anyhow::anyhow!("{book_path}: {e} (only a Chuhan book can learn)"))?;
     let mut records: Vec<Record> = book
         .records()
@@ -188,7 +171,7 @@ fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
     let mut unreadable = 0;
     let mut first_unreadable: Option<String> = None;
     for path in pgns {
-        let bytes = std::fs::read(path.as_str())
+        let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("{path}: {}", crate::engine::files::file_problem(&e)))?;
         let text =
             String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{path}: not UTF-8 text"))?;
@@ -231,18 +214,12 @@ fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
         writeln!(out, "first unreadable game: {first}")?;
     }
     if read == 0 {
-        bail!(
-            "no game in {}",
-            pgns.iter()
-                .map(|p| p.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        bail!("no game in {}", pgns.join(", "));
     }
     if learned.games == 0 {
         bail!("no game went through the book; {book_path} is left as it was");
     }
-    let target = target.unwrap_or_else(|| PathBuf::from(book_path.as_str()));
+    let target = target.unwrap_or_else(|| PathBuf::from(book_path));
     write_book(&target, &records)?;
     writeln!(out, "written: {}", target.display())?;
     Ok(())
@@ -250,23 +227,20 @@ fn learn_from_games(args: &[String], out: &mut dyn Write) -> Result<()> {
 
 /// `chuhan book show FILE [moves…] [--depth N]`: the book's moves after `moves`, and below
 /// them to `depth` plies, as a tree.
-fn show(args: &[String], out: &mut dyn Write) -> Result<()> {
+fn show(words: &[String], out: &mut dyn Write) -> Result<()> {
     let mut depth = 1usize;
-    let mut words: Vec<&String> = Vec::new();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--depth" => depth = value(arg, rest.next())?,
-            other if other.starts_with('-') => bail!("unknown option '{other}'\n{USAGE}"),
-            _ => words.push(arg),
+    let mut rest: Vec<&str> = Vec::new();
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("depth") => depth = args.number_in(1..=MAX_SHOW_DEPTH)?,
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(w) => rest.push(w),
         }
     }
-    if !(1..=MAX_SHOW_DEPTH).contains(&depth) {
-        bail!("--depth must be 1..{MAX_SHOW_DEPTH}");
-    }
+    let words = rest;
     let (path, moves) = words.split_first().context("show needs a book file")?;
-    let opened =
-        Book::open(Path::new(path.as_str())).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let opened = Book::open(Path::new(path)).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let book = opened.book;
     let mut pos = Position::startpos();
     for m in moves {

@@ -360,8 +360,7 @@ fn shuffle_with(input: &Path, output: &Path, seed: u64, in_memory: u64) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::movegen::legal_moves;
-    use crate::board::position::Position;
+    use crate::board::playout::random_playout;
     use crate::tools::datagen::record::Wdl;
 
     /// A fresh scratch directory for one test.
@@ -373,20 +372,18 @@ mod tests {
         dir
     }
 
-    /// `n` records of a random playout (distinct positions), scores 0..n.
+    /// `n` records of the start position and a random playout (distinct positions), scores
+    /// 0..n.
     fn records(n: usize, seed: u64) -> Vec<[u8; RECORD_SIZE]> {
-        let mut rng = Rng::new(seed);
-        let mut pos = Position::startpos();
-        let mut out = Vec::new();
-        while out.len() < n {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() || pos.game_ply() > 100 {
-                pos = Position::startpos();
-                continue;
-            }
-            out.push(record::encode(&pos, out.len() as i16, Wdl::Draw));
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
-        }
+        let mut seen = std::collections::HashSet::new();
+        let mut positions = vec![crate::board::position::Position::startpos()];
+        positions.extend(random_playout(&mut Rng::new(seed), 4 * n, 100));
+        let distinct = positions.iter().filter(|p| seen.insert(p.key())).take(n);
+        let out: Vec<_> = (0..)
+            .zip(distinct)
+            .map(|(score, pos)| record::encode(pos, score, Wdl::Draw))
+            .collect();
+        assert_eq!(out.len(), n);
         out
     }
 

@@ -16,6 +16,7 @@ pub mod wdl;
 
 use crate::engine::files::read_network;
 use crate::engine::openings;
+use crate::tools::args::{Arg, Args};
 use anyhow::{bail, Context, Result};
 use generate::{Evaluation, Settings, Shard};
 use std::io::Write;
@@ -46,10 +47,15 @@ pub const USAGE: &str = "usage:
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 /// Run `chuhan datagen` with its arguments (after `datagen`).
-pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
-    match args.first().map(String::as_str) {
-        Some("count") => {
-            let [path] = &args[1..] else {
+pub fn run(words: &[String], out: &mut dyn Write) -> Result<()> {
+    let Some((command, rest)) = words.split_first() else {
+        return generate_command(words, out);
+    };
+    // The file commands take files only, `shuffle` its seed too.
+    let files = || Args::new(rest, USAGE).words();
+    match command.as_str() {
+        "count" => {
+            let [path] = files()?[..] else {
                 bail!("count takes one file\n{USAGE}")
             };
             let c = files::count(Path::new(path))?;
@@ -59,18 +65,24 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
                 c.positions, c.red_to_move, c.wdl[2], c.wdl[1], c.wdl[0]
             )?;
         }
-        Some("shuffle") => {
-            let (files, seed) = match &args[1..] {
-                [a, b, flag, s] if flag == "--seed" => ([a, b], s),
-                [flag, s, a, b] if flag == "--seed" => ([a, b], s),
-                _ => bail!("shuffle takes IN OUT --seed S\n{USAGE}"),
+        "shuffle" => {
+            let mut args = Args::new(rest, USAGE);
+            let (mut paths, mut seed) = (Vec::new(), None);
+            while let Some(arg) = args.next()? {
+                match arg {
+                    Arg::Flag("seed") => seed = Some(args.number()?),
+                    Arg::Flag(_) => return Err(args.unknown()),
+                    Arg::Word(path) => paths.push(path),
+                }
+            }
+            let (&[input, output], Some(seed)) = (&paths[..], seed) else {
+                bail!("shuffle takes IN OUT --seed S\n{USAGE}")
             };
-            let seed = number("--seed", seed)?;
-            let n = files::shuffle(Path::new(files[0]), Path::new(files[1]), seed)?;
-            writeln!(out, "shuffled {n} positions into {}", files[1])?;
+            let n = files::shuffle(Path::new(input), Path::new(output), seed)?;
+            writeln!(out, "shuffled {n} positions into {output}")?;
         }
-        Some("dedup") => {
-            let [input, output] = &args[1..] else {
+        "dedup" => {
+            let [input, output] = files()?[..] else {
                 bail!("dedup takes IN OUT\n{USAGE}")
             };
             let (kept, dropped) = files::dedup(Path::new(input), Path::new(output))?;
@@ -79,41 +91,38 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
                 "kept {kept} positions, dropped {dropped} repeated ones, into {output}"
             )?;
         }
-        Some("mirror") => {
-            let [input, output] = &args[1..] else {
+        "mirror" => {
+            let [input, output] = files()?[..] else {
                 bail!("mirror takes IN OUT\n{USAGE}")
             };
             let n = files::mirror(Path::new(input), Path::new(output))?;
             writeln!(out, "mirrored {n} positions into {output}")?;
         }
-        Some("merge") => {
-            let Some((output, inputs)) = args[1..].split_first() else {
+        "merge" => {
+            let files = files()?;
+            let Some((output, inputs)) = files.split_first() else {
                 bail!("merge takes OUT IN...\n{USAGE}")
             };
             let inputs: Vec<PathBuf> = inputs.iter().map(PathBuf::from).collect();
             let n = files::merge(Path::new(output), &inputs)?;
             writeln!(out, "merged {n} positions into {output}")?;
         }
-        Some("wdl") => wdl_command(&args[1..], out)?,
-        _ => generate_command(args, out)?,
+        "wdl" => wdl_command(rest, out)?,
+        _ => generate_command(words, out)?,
     }
     Ok(())
 }
 
 /// `chuhan datagen wdl [-o RUST_FILE] [--source TEXT] FILE...`.
-fn wdl_command(args: &[String], out: &mut dyn Write) -> Result<()> {
+fn wdl_command(words: &[String], out: &mut dyn Write) -> Result<()> {
     let (mut output, mut source, mut inputs) = (None, None, Vec::new());
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .with_context(|| format!("{arg} needs a value\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "-o" | "--out" => output = Some(PathBuf::from(value()?)),
-            "--source" => source = Some(value()?.clone()),
-            flag if flag.starts_with('-') => bail!("unknown wdl option '{flag}'\n{USAGE}"),
-            path => inputs.push(PathBuf::from(path)),
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("o" | "out") => output = Some(PathBuf::from(args.value()?)),
+            Arg::Flag("source") => source = Some(args.value()?.to_string()),
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(path) => inputs.push(PathBuf::from(path)),
         }
     }
     if inputs.is_empty() {
@@ -129,22 +138,6 @@ fn wdl_command(args: &[String], out: &mut dyn Write) -> Result<()> {
         writeln!(out, "wrote the model to {}", path.display())?;
     }
     Ok(())
-}
-
-/// A number option's value.
-fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T> {
-    text.parse()
-        .ok()
-        .with_context(|| format!("bad value '{text}' for {name}\n{USAGE}"))
-}
-
-/// A positive number option's value.
-fn positive<T: std::str::FromStr + PartialOrd + Default>(name: &str, text: &str) -> Result<T> {
-    let v: T = number(name, text)?;
-    if v <= T::default() {
-        bail!("{name} must be positive, not '{text}'");
-    }
-    Ok(v)
 }
 
 /// `--eval`'s value: `built-in`, `classical` or a network file.
@@ -167,49 +160,41 @@ struct Request {
     openings: Option<PathBuf>,
 }
 
-fn parse(args: &[String]) -> Result<Request> {
+fn parse(words: &[String]) -> Result<Request> {
     let mut s = Settings {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         ..Settings::default()
     };
     let mut output: Option<PathBuf> = None;
     let mut openings: Option<PathBuf> = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let name = arg.as_str();
-        let value = rest
-            .next()
-            .with_context(|| format!("{name} needs a value\n{USAGE}"));
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        let name = match arg {
+            Arg::Flag(name) => name,
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
+        };
         match name {
-            "-o" | "--out" => output = Some(PathBuf::from(value?)),
-            "--games" => s.games = Some(positive(name, value?)?),
-            "--positions" => s.positions = Some(positive(name, value?)?),
-            "--nodes" => s.nodes = positive(name, value?)?,
-            "--threads" => {
-                s.threads = positive(name, value?)?;
-                if s.threads > crate::engine::MAX_THREADS {
-                    bail!("--threads must be at most {}", crate::engine::MAX_THREADS);
-                }
-            }
-            "--seed" => s.seed = number(name, value?)?,
-            "--shard" => s.shard = Shard::parse(value?)?,
-            "--random-plies" => s.random_plies = number(name, value?)?,
-            "--balance" => s.balance = number(name, value?)?,
-            "--max-plies" => s.max_plies = positive(name, value?)?,
-            "--win-score" => s.win.score = positive(name, value?)?,
-            "--win-plies" => s.win.plies = positive(name, value?)?,
-            "--hash" => s.hash_mb = positive(name, value?)?,
-            "--openings" => openings = Some(PathBuf::from(value?)),
-            "--eval" => s.evaluation = evaluation(value?)?,
-            _ => bail!("unknown datagen option '{name}'\n{USAGE}"),
+            "o" | "out" => output = Some(PathBuf::from(args.value()?)),
+            "games" => s.games = Some(args.number_in(1..)?),
+            "positions" => s.positions = Some(args.number_in(1..)?),
+            "nodes" => s.nodes = args.number_in(1..)?,
+            "threads" => s.threads = args.number_in(1..=crate::engine::MAX_THREADS)?,
+            "seed" => s.seed = args.number()?,
+            "shard" => s.shard = Shard::parse(args.value()?)?,
+            "random-plies" => s.random_plies = args.number()?,
+            "balance" => s.balance = args.number_in(0..)?,
+            "max-plies" => s.max_plies = args.number_in(1..)?,
+            "win-score" => s.win.score = args.number_in(1..)?,
+            "win-plies" => s.win.plies = args.number_in(1..)?,
+            "hash" => s.hash_mb = args.number_in(1..)?,
+            "openings" => openings = Some(PathBuf::from(args.value()?)),
+            "eval" => s.evaluation = evaluation(args.value()?)?,
+            _ => return Err(args.unknown()),
         }
     }
     let output = output.with_context(|| format!("datagen needs -o FILE\n{USAGE}"))?;
     if s.games.is_none() && s.positions.is_none() {
         bail!("datagen needs --games N or --positions N (or both)\n{USAGE}");
-    }
-    if s.balance < 0 {
-        bail!("--balance must not be negative");
     }
     Ok(Request {
         settings: s,

@@ -1,5 +1,6 @@
 //! `chuhan match` arguments → `MatchConfig`. Options follow cutechess-cli's style (`-engine
-//! key=value …`), with one or two dashes.
+//! key=value …`), which its users know, read by `tools::args` like every other subcommand's
+//! (so with one dash or two).
 
 use super::clock::TimeControl;
 use super::engine_process::{EngineSpec, Protocol};
@@ -8,7 +9,8 @@ use super::referee::RuleChoice;
 use super::stats::{EloModel, Sprt};
 use super::{MatchConfig, Shard};
 use crate::board::notation::Notation;
-use std::ops::RangeInclusive;
+use crate::tools::args::{number, number_in, Arg, Args};
+use anyhow::{anyhow, bail, Result};
 use std::path::PathBuf;
 
 /// Usage text.
@@ -46,41 +48,11 @@ usage: chuhan match -engine cmd=PATH [name=N] [proto=ucci|uci|xboard] [arg=A]...
 Engines are started once per worker and reused across games; faulty ones are restarted.
 chuhan match rate [-anchor NAME=RATING] FILE.pgn...   a rating list from PGN files";
 
-fn key_values<'a>(args: &'a [String], i: &mut usize) -> Vec<(&'a str, &'a str)> {
-    let mut out = Vec::new();
-    while *i < args.len() && !args[*i].starts_with('-') {
-        let a = args[*i].as_str();
-        out.push(a.split_once('=').unwrap_or((a, "")));
-        *i += 1;
-    }
-    out
-}
-
-fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
-    let v = args
-        .get(*i)
-        .ok_or_else(|| format!("{flag} needs a value"))?;
-    *i += 1;
-    Ok(v)
-}
-
-fn num<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.parse().map_err(|_| format!("bad {what} '{text}'"))
-}
-
-/// A number within `range` (a huge one would overflow the sums made with it later).
-fn num_in<T>(text: &str, what: &str, range: RangeInclusive<T>) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
-    match text.parse() {
-        Ok(v) if range.contains(&v) => Ok(v),
-        _ => Err(format!(
-            "bad {what} '{text}' (expected {} to {})",
-            range.start(),
-            range.end()
-        )),
-    }
+/// `key=value` words (`cmd=PATH`, `elo0=5`) as pairs; a word without `=` has an empty value.
+fn key_values(words: Vec<&str>) -> impl Iterator<Item = (&str, &str)> {
+    words
+        .into_iter()
+        .map(|w| w.split_once('=').unwrap_or((w, "")))
 }
 
 /// Most games per pairing.
@@ -107,7 +79,7 @@ struct EngineDraft {
 }
 
 impl EngineDraft {
-    fn apply(&mut self, key: &str, val: &str) -> Result<(), String> {
+    fn apply(&mut self, key: &str, val: &str) -> Result<()> {
         match key {
             "name" => self.name = Some(val.to_string()),
             "cmd" => self.cmd = Some(val.to_string()),
@@ -118,65 +90,59 @@ impl EngineDraft {
             k if k.starts_with("option.") => self
                 .options
                 .push((k["option.".len()..].to_string(), val.to_string())),
-            _ => return Err(format!("unknown engine key '{key}'")),
+            _ => bail!("unknown engine key '{key}'"),
         }
         Ok(())
     }
 }
 
 /// Parse the arguments after `match`.
-pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
+pub fn parse_args(words: &[String]) -> Result<MatchConfig> {
     let mut drafts: Vec<EngineDraft> = Vec::new();
     let mut each = EngineDraft::default();
-    let mut tc = TimeControl::parse("10+0.1")?;
+    let mut tc = TimeControl::Increment {
+        base_ms: 10_000,
+        inc_ms: 100,
+    };
     let mut margin_ms = 100;
     let mut untimed_timeout_ms = DEFAULT_UNTIMED_TIMEOUT.as_millis() as u64;
     let mut rules = RuleChoice::Chinese;
     let mut adjudication = Adjudication::default();
     let mut cfg = MatchConfig::default();
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].trim_start_matches('-').to_string();
-        if !args[i].starts_with('-') {
-            return Err(format!("unexpected argument '{}'\n{USAGE}", args[i]));
-        }
-        i += 1;
-        match flag.as_str() {
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        let flag = match arg {
+            Arg::Flag(flag) => flag,
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
+        };
+        match flag {
             "engine" => {
                 let mut d = EngineDraft::default();
-                for (k, v) in key_values(args, &mut i) {
+                for (k, v) in key_values(args.group()) {
                     d.apply(k, v)?;
                 }
                 drafts.push(d);
             }
             "each" => {
-                for (k, v) in key_values(args, &mut i) {
+                for (k, v) in key_values(args.group()) {
                     each.apply(k, v)?;
                 }
             }
-            "tc" => tc = TimeControl::parse(value(args, &mut i, "-tc")?)?,
-            "margin" => {
-                margin_ms = num_in(value(args, &mut i, "-margin")?, "margin", 0..=MAX_MARGIN_MS)?
-            }
+            "tc" => tc = TimeControl::parse(args.value()?)?,
+            "margin" => margin_ms = args.number_in(0..=MAX_MARGIN_MS)?,
             "timeout" => {
-                untimed_timeout_ms = super::clock::seconds_to_ms(value(args, &mut i, "-timeout")?)?;
+                untimed_timeout_ms = super::clock::seconds_to_ms(args.value()?)?;
                 if untimed_timeout_ms == 0 {
-                    return Err("-timeout must be more than 0 seconds".to_string());
+                    bail!("-timeout must be more than 0 seconds");
                 }
             }
-            "openings" => cfg.openings = Some(PathBuf::from(value(args, &mut i, "-openings")?)),
-            "shuffle" => cfg.shuffle = Some(num(value(args, &mut i, "-shuffle")?, "seed")?),
-            "games" => {
-                let text = value(args, &mut i, "-games")?;
-                cfg.games = Some(num_in(text, "game count", 1..=MAX_GAMES)?);
-            }
-            "rules" => rules = value(args, &mut i, "-rules")?.parse()?,
+            "openings" => cfg.openings = Some(PathBuf::from(args.value()?)),
+            "shuffle" => cfg.shuffle = Some(args.number()?),
+            "games" => cfg.games = Some(args.number_in(1..=MAX_GAMES)?),
+            "rules" => rules = args.value()?.parse()?,
             "gauntlet" => cfg.gauntlet = true,
-            "shard" => cfg.shard = Shard::parse(value(args, &mut i, "-shard")?)?,
-            "concurrency" => {
-                let text = value(args, &mut i, "-concurrency")?;
-                cfg.concurrency = num_in(text, "concurrency", 1..=MAX_CONCURRENCY)?;
-            }
+            "shard" => cfg.shard = Shard::parse(args.value()?)?,
+            "concurrency" => cfg.concurrency = args.number_in(1..=MAX_CONCURRENCY)?,
             "sprt" => {
                 let mut s = Sprt {
                     elo0: 0.0,
@@ -185,71 +151,75 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                     beta: 0.05,
                     model: EloModel::Logistic,
                 };
-                for (k, v) in key_values(args, &mut i) {
+                for (k, v) in key_values(args.group()) {
                     match k {
-                        "elo0" => s.elo0 = num(v, "elo0")?,
-                        "elo1" => s.elo1 = num(v, "elo1")?,
-                        "alpha" => s.alpha = num(v, "alpha")?,
-                        "beta" => s.beta = num(v, "beta")?,
+                        "elo0" => s.elo0 = number(k, v)?,
+                        "elo1" => s.elo1 = number(k, v)?,
+                        "alpha" => s.alpha = number(k, v)?,
+                        "beta" => s.beta = number(k, v)?,
                         "model" => s.model = v.parse()?,
-                        _ => return Err(format!("unknown -sprt key '{k}'")),
+                        _ => bail!("unknown -sprt key '{k}'"),
                     }
                 }
                 let ok = |p: f64| p > 0.0 && p < 0.5;
                 let elo_ok = |e: f64| e.abs() <= MAX_SPRT_ELO;
                 let elos_ok = s.elo1 > s.elo0 && elo_ok(s.elo0) && elo_ok(s.elo1);
                 if !(elos_ok && ok(s.alpha) && ok(s.beta)) {
-                    return Err(format!(
+                    bail!(
                         "-sprt needs elo0 < elo1 within ±{MAX_SPRT_ELO} and 0 < alpha, beta < 0.5"
-                    ));
+                    );
                 }
                 cfg.sprt = Some(s);
             }
             "resign" => {
                 let (mut count, mut score) = (None, None);
-                for (k, v) in key_values(args, &mut i) {
+                for (k, v) in key_values(args.group()) {
                     match k {
-                        "movecount" => count = Some(num(v, "movecount")?),
-                        "score" => score = Some(num(v, "score")?),
-                        _ => return Err(format!("unknown -resign key '{k}'")),
+                        "movecount" => count = Some(number_in(k, v, 1..)?),
+                        "score" => score = Some(number(k, v)?),
+                        _ => bail!("unknown -resign key '{k}'"),
                     }
                 }
                 match (count, score) {
-                    (Some(c), Some(s)) if c > 0 => adjudication.resign = Some((c, s)),
-                    _ => return Err("-resign needs movecount=N score=CP".to_string()),
+                    (Some(c), Some(s)) => adjudication.resign = Some((c, s)),
+                    _ => bail!("-resign needs movecount=N score=CP"),
                 }
             }
             "draw" => {
-                let (mut from, mut count, mut score) = (Some(0), None, None);
-                for (k, v) in key_values(args, &mut i) {
+                let (mut from, mut count, mut score) = (0, None, None);
+                for (k, v) in key_values(args.group()) {
                     match k {
-                        "movenumber" => from = Some(num(v, "movenumber")?),
-                        "movecount" => count = Some(num(v, "movecount")?),
-                        "score" => score = Some(num(v, "score")?),
-                        _ => return Err(format!("unknown -draw key '{k}'")),
+                        "movenumber" => from = number(k, v)?,
+                        "movecount" => count = Some(number_in(k, v, 1..)?),
+                        "score" => score = Some(number(k, v)?),
+                        _ => bail!("unknown -draw key '{k}'"),
                     }
                 }
-                match (from, count, score) {
-                    (Some(f), Some(c), Some(s)) if c > 0 => adjudication.draw = Some((f, c, s)),
-                    _ => return Err("-draw needs movenumber=N movecount=N score=CP".to_string()),
+                match (count, score) {
+                    (Some(c), Some(s)) => adjudication.draw = Some((from, c, s)),
+                    _ => bail!("-draw needs movenumber=N movecount=N score=CP"),
                 }
             }
-            "pgnout" => cfg.pgn_out = Some(PathBuf::from(value(args, &mut i, "-pgnout")?)),
-            "notation" => cfg.notation = value(args, &mut i, "-notation")?.parse::<Notation>()?,
-            "event" => cfg.event = value(args, &mut i, "-event")?.to_string(),
-            "help" | "h" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown option '-{other}'\n{USAGE}")),
+            "pgnout" => cfg.pgn_out = Some(PathBuf::from(args.value()?)),
+            "notation" => {
+                cfg.notation = args
+                    .value()?
+                    .parse::<Notation>()
+                    .map_err(anyhow::Error::msg)?
+            }
+            "event" => cfg.event = args.value()?.to_string(),
+            _ => return Err(args.unknown()),
         }
     }
     if drafts.len() < 2 {
-        return Err(format!("need at least two -engine\n{USAGE}"));
+        return Err(args.fail("need at least two -engine"));
     }
     let mut names: Vec<String> = Vec::new();
     for d in drafts {
         let cmd = d
             .cmd
             .or_else(|| each.cmd.clone())
-            .ok_or("every -engine needs cmd=PATH")?;
+            .ok_or_else(|| anyhow!("every -engine needs cmd=PATH"))?;
         let base = d.name.unwrap_or_else(|| {
             std::path::Path::new(&cmd)
                 .file_name()
@@ -278,10 +248,10 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         });
     }
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
-        return Err("-sprt needs exactly two engines".to_string());
+        bail!("-sprt needs exactly two engines");
     }
     if cfg.sprt.is_some() && cfg.shard != Shard::WHOLE {
-        return Err("-sprt cannot be sharded (each shard would stop on its own part)".to_string());
+        bail!("-sprt cannot be sharded (each shard would stop on its own part)");
     }
     cfg.settings = GameSettings {
         tc,

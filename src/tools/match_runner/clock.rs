@@ -4,6 +4,8 @@
 //! What a move may use is told as `MoveLimits`; `engine_process` writes it in each dialect.
 
 use crate::board::types::Color;
+use crate::tools::args::number_in;
+use anyhow::{bail, Result};
 use std::time::Duration;
 
 /// How long engines think.
@@ -29,41 +31,27 @@ pub enum TimeControl {
 pub const MAX_SECONDS: f64 = 1_000_000.0;
 
 /// Seconds (`0.5`, `10`) → ms, from 0 to `MAX_SECONDS`.
-pub fn seconds_to_ms(text: &str) -> Result<u64, String> {
-    match text.parse::<f64>() {
-        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok((v * 1000.0).round() as u64),
-        _ => Err(format!(
-            "bad number of seconds '{text}' (expected 0 to {MAX_SECONDS})"
-        )),
-    }
+pub fn seconds_to_ms(text: &str) -> Result<u64> {
+    let seconds: f64 = number_in("number of seconds", text, 0.0..=MAX_SECONDS)?;
+    Ok((seconds * 1000.0).round() as u64)
 }
 
 impl TimeControl {
     /// Parse `base+inc` in seconds (`10+0.1`, `60`), or `movetime=S`/`st=S`, `depth=N`,
     /// `nodes=N`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
+    pub fn parse(text: &str) -> Result<TimeControl> {
         if let Some((key, value)) = text.split_once('=') {
             return match key {
                 "st" | "movetime" => Ok(TimeControl::MoveTime(seconds_to_ms(value)?)),
-                "depth" => value
-                    .parse()
-                    .ok()
-                    .filter(|&d| d > 0)
-                    .map(TimeControl::Depth)
-                    .ok_or_else(|| format!("bad depth '{value}'")),
-                "nodes" => value
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .map(TimeControl::Nodes)
-                    .ok_or_else(|| format!("bad node count '{value}'")),
-                _ => Err(format!("unknown time control '{text}'")),
+                "depth" => Ok(TimeControl::Depth(number_in("depth", value, 1..)?)),
+                "nodes" => Ok(TimeControl::Nodes(number_in("node count", value, 1..)?)),
+                _ => bail!("unknown time control '{text}'"),
             };
         }
         let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
         let base_ms = seconds_to_ms(base)?;
         if base_ms == 0 {
-            return Err(format!("time control '{text}' has no base time"));
+            bail!("time control '{text}' has no base time");
         }
         Ok(TimeControl::Increment {
             base_ms,
@@ -220,24 +208,30 @@ mod tests {
     #[test]
     fn parses_time_controls() {
         assert_eq!(
-            TimeControl::parse("10+0.1"),
-            Ok(TimeControl::Increment {
+            TimeControl::parse("10+0.1").unwrap(),
+            TimeControl::Increment {
                 base_ms: 10_000,
                 inc_ms: 100
-            })
+            }
         );
         assert_eq!(
-            TimeControl::parse("60"),
-            Ok(TimeControl::Increment {
+            TimeControl::parse("60").unwrap(),
+            TimeControl::Increment {
                 base_ms: 60_000,
                 inc_ms: 0
-            })
+            }
         );
-        assert_eq!(TimeControl::parse("st=0.5"), Ok(TimeControl::MoveTime(500)));
-        assert_eq!(TimeControl::parse("depth=7"), Ok(TimeControl::Depth(7)));
         assert_eq!(
-            TimeControl::parse("nodes=20000"),
-            Ok(TimeControl::Nodes(20_000))
+            TimeControl::parse("st=0.5").unwrap(),
+            TimeControl::MoveTime(500)
+        );
+        assert_eq!(
+            TimeControl::parse("depth=7").unwrap(),
+            TimeControl::Depth(7)
+        );
+        assert_eq!(
+            TimeControl::parse("nodes=20000").unwrap(),
+            TimeControl::Nodes(20_000)
         );
         assert!(TimeControl::parse("0+1").is_err());
         assert!(TimeControl::parse("x+1").is_err());

@@ -41,13 +41,15 @@ pub enum Protocol {
 }
 
 impl std::str::FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Self> {
         match s.to_ascii_lowercase().as_str() {
             "ucci" => Ok(Protocol::Ucci),
             "uci" => Ok(Protocol::Uci),
             "xboard" => Ok(Protocol::Xboard),
-            _ => Err(format!("unknown protocol '{s}' (ucci, uci or xboard)")),
+            _ => Err(anyhow::anyhow!(
+                "unknown protocol '{s}' (ucci, uci or xboard)"
+            )),
         }
     }
 }

@@ -136,9 +136,11 @@ impl Shard {
     pub const WHOLE: Shard = Shard { k: 1, n: 1 };
 
     /// Parse `K/N` with `1 <= K <= N <= MAX_SHARDS`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
+    pub fn parse(text: &str) -> anyhow::Result<Shard> {
         let bad = || {
-            format!("bad -shard '{text}' (expected K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 1/4)")
+            anyhow::anyhow!(
+                "bad -shard '{text}' (expected K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 1/4)"
+            )
         };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
@@ -270,11 +272,12 @@ fn elo_text(t: &Tally) -> String {
 }
 
 /// Run a match, printing progress to `out`.
-pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> anyhow::Result<MatchSummary> {
     if cfg.engines.len() < 2 {
-        return Err("a match needs at least two engines".to_string());
+        anyhow::bail!("a match needs at least two engines");
     }
-    let mut book: Vec<Opening> = openings::load(cfg.openings.as_deref())?;
+    let mut book: Vec<Opening> =
+        openings::load(cfg.openings.as_deref()).map_err(anyhow::Error::msg)?;
     if let Some(seed) = cfg.shuffle {
         Rng::new(seed).shuffle(&mut book);
     }
@@ -302,7 +305,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("cannot open '{}': {e}", p.display()))?,
+                .map_err(|e| anyhow::anyhow!("cannot open '{}': {e}", p.display()))?,
         ),
         None => None,
     };
@@ -336,14 +339,14 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
     let mut first_engines = HashMap::new();
     for (idx, spec) in cfg.engines.iter().enumerate() {
         let engine = EngineProcess::start(spec).map_err(|e| {
-            format!(
+            anyhow::anyhow!(
                 "match aborted: engine '{}' cannot be started: {e}",
                 spec.name
             )
         })?;
         let tc = spec.tc.unwrap_or(cfg.settings.tc);
         engine.check_time_control(tc).map_err(|why| {
-            format!(
+            anyhow::anyhow!(
                 "match aborted: engine '{}' cannot play at {}: {why}",
                 spec.name,
                 tc.describe()
@@ -462,7 +465,7 @@ pub fn run_match(cfg: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary,
 
     print_summary(cfg, &summary, start.elapsed().as_secs_f64(), out);
     match abort.into_inner() {
-        Some(why) => Err(why),
+        Some(why) => Err(anyhow::Error::msg(why)),
         None => Ok(summary),
     }
 }
@@ -686,7 +689,7 @@ mod tests {
         }
         assert_eq!(whole(Shard { k: 3, n: 4 }).shard_games(), 4); // pairs 2 and 6
         assert_eq!(whole(Shard { k: 10, n: 20 }).shard_games(), 0);
-        assert_eq!(Shard::parse("2/3"), Ok(Shard { k: 2, n: 3 }));
+        assert_eq!(Shard::parse("2/3").unwrap(), Shard { k: 2, n: 3 });
         for bad in [
             "0/2",
             "3/2",

@@ -23,6 +23,8 @@
 use super::pgn;
 use super::referee::GameResult;
 use super::stats::{score_from_elo, Tally, Z95};
+use crate::tools::args::{Arg, Args};
+use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::f64::consts::LN_10;
 
@@ -81,9 +83,9 @@ impl Crosstable {
     }
 
     /// Add one game between named players: `first_points` is 0, ½ or 1 for `first`.
-    pub fn add_game(&mut self, first: &str, second: &str, first_points: f64) -> Result<(), String> {
+    pub fn add_game(&mut self, first: &str, second: &str, first_points: f64) -> Result<()> {
         if first == second {
-            return Err(format!("'{first}' is named as both players"));
+            bail!("'{first}' is named as both players");
         }
         let (a, b) = (self.player(first), self.player(second));
         let mut t = Tally::default();
@@ -122,8 +124,8 @@ pub enum Anchor {
 
 impl Anchor {
     /// Parse `NAME=RATING`.
-    pub fn parse(text: &str) -> Result<Anchor, String> {
-        let bad = || format!("bad -anchor '{text}' (expected NAME=RATING, e.g. ElephantEye=2000)");
+    pub fn parse(text: &str) -> Result<Anchor> {
+        let bad = || anyhow!("bad -anchor '{text}' (expected NAME=RATING, e.g. ElephantEye=2000)");
         let (name, rating) = text.rsplit_once('=').ok_or_else(bad)?;
         let rating: f64 = rating.trim().parse().map_err(|_| bad())?;
         if name.is_empty() || !rating.is_finite() || rating.abs() > MAX_ANCHOR {
@@ -323,30 +325,29 @@ fn finite_without_prior(m: &[Vec<(f64, f64)>]) -> bool {
 
 impl RatingList {
     /// The maximum-likelihood ratings of every player in `ct`.
-    pub fn compute(ct: &Crosstable, anchor: Anchor) -> Result<RatingList, String> {
+    pub fn compute(ct: &Crosstable, anchor: Anchor) -> Result<RatingList> {
         let players = ct.names.len();
         if ct.games() == 0 || players < 2 {
-            return Err("no finished games to rate".to_string());
+            bail!("no finished games to rate");
         }
         let pin = match &anchor {
             Anchor::Mean => None,
             Anchor::Player(name, rating) => match ct.index.get(name) {
                 Some(&i) => Some((i, *rating)),
                 None => {
-                    return Err(format!(
+                    bail!(
                         "the anchor '{name}' played no game here (players: {})",
                         ct.names.join(", ")
-                    ))
+                    )
                 }
             },
         };
         let plain = edges(ct, 0);
         let m = matrix(players, &plain);
         if reachable(players, |i, j| m[i][j].0 > 0.0) < players {
-            return Err(
+            bail!(
                 "the players fall into groups that never met, which cannot be rated on one \
                  scale; rate each group on its own"
-                    .to_string(),
             );
         }
         let mut tallies = vec![Tally::default(); players];
@@ -377,11 +378,11 @@ impl RatingList {
             );
             (edges(ct, PRIOR_DRAWS), Some(why))
         };
-        let mut r =
-            maximise(&e, players).ok_or("the ratings did not converge (please report the PGN)")?;
+        let mut r = maximise(&e, players)
+            .context("the ratings did not converge (please report the PGN)")?;
         let (_, info) = gradient_information(&e, &r);
         let pin_index = pin.map_or(0, |(i, _)| i);
-        let reduced = invert(&without(&info, pin_index)).ok_or("the ratings are undetermined")?;
+        let reduced = invert(&without(&info, pin_index)).context("the ratings are undetermined")?;
         // The covariance with the pinned player fixed, padded with its zero row and column.
         let g = |a: usize, b: usize| -> f64 {
             if a == pin_index || b == pin_index {
@@ -539,36 +540,28 @@ usage: chuhan match rate [-anchor NAME=RATING] FILE.pgn...
   -anchor NAME=RATING    pin one player's rating (default: the mean rating is 0)";
 
 /// Rate the games of PGN `files` (the arguments of `chuhan match rate`); returns the list's text.
-pub fn rate_command(args: &[String]) -> Result<String, String> {
+pub fn rate_command(words: &[String]) -> Result<String> {
     let mut anchor = Anchor::Mean;
     let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].trim_start_matches('-') {
-            "anchor" if args[i].starts_with('-') => {
-                let v = args.get(i + 1).ok_or("-anchor needs NAME=RATING")?;
-                anchor = Anchor::parse(v)?;
-                i += 1;
-            }
-            "help" | "h" if args[i].starts_with('-') => return Err(RATE_USAGE.to_string()),
-            _ if args[i].starts_with('-') => {
-                return Err(format!("unknown option '{}'\n{RATE_USAGE}", args[i]))
-            }
-            _ => files.push(args[i].clone()),
+    let mut args = Args::new(words, RATE_USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("anchor") => anchor = Anchor::parse(args.value()?)?,
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(file) => files.push(file),
         }
-        i += 1;
     }
     if files.is_empty() {
-        return Err(format!("no PGN files given\n{RATE_USAGE}"));
+        return Err(args.fail("no PGN files given"));
     }
     let mut ct = Crosstable::default();
     let mut unfinished = 0;
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| format!("cannot read '{f}': {e}"))?;
+        let bytes = std::fs::read(f).with_context(|| format!("cannot read '{f}'"))?;
         let text = String::from_utf8(bytes).map_err(|_| {
-            format!("'{f}' is not UTF-8 text (convert it first, e.g. iconv -f GBK -t UTF-8)")
+            anyhow!("'{f}' is not UTF-8 text (convert it first, e.g. iconv -f GBK -t UTF-8)")
         })?;
-        unfinished += add_pgn(&mut ct, &text).map_err(|e| format!("{f}: {e}"))?;
+        unfinished += add_pgn(&mut ct, &text).map_err(|e| anyhow!("{f}: {e:#}"))?;
     }
     let list = RatingList::compute(&ct, anchor)?;
     let mut out = String::new();
@@ -582,16 +575,20 @@ pub fn rate_command(args: &[String]) -> Result<String, String> {
 }
 
 /// Add every finished game of a PGN text to `ct`; returns the number of unfinished ones.
-pub fn add_pgn(ct: &mut Crosstable, text: &str) -> Result<usize, String> {
+pub fn add_pgn(ct: &mut Crosstable, text: &str) -> Result<usize> {
     let mut unfinished = 0;
-    for g in pgn::read_tags(text)? {
+    for g in pgn::read_tags(text).map_err(anyhow::Error::msg)? {
         let at = format!("the game at line {}", g.line);
-        let result = g.tag("Result").ok_or(format!("{at} has no Result tag"))?;
+        let result = g
+            .tag("Result")
+            .with_context(|| format!("{at} has no Result tag"))?;
         let red = g
             .tag("Red")
             .or_else(|| g.tag("White"))
-            .ok_or(format!("{at} has no Red (or White) tag"))?;
-        let black = g.tag("Black").ok_or(format!("{at} has no Black tag"))?;
+            .with_context(|| format!("{at} has no Red (or White) tag"))?;
+        let black = g
+            .tag("Black")
+            .with_context(|| format!("{at} has no Black tag"))?;
         let points = match GameResult::from_pgn(result.trim()) {
             Some(GameResult::RedWins) => 1.0,
             Some(GameResult::BlackWins) => 0.0,
@@ -600,10 +597,10 @@ pub fn add_pgn(ct: &mut Crosstable, text: &str) -> Result<usize, String> {
                 unfinished += 1;
                 continue;
             }
-            None => return Err(format!("{at} has the unknown Result '{result}'")),
+            None => bail!("{at} has the unknown Result '{result}'"),
         };
         ct.add_game(red, black, points)
-            .map_err(|e| format!("{at}: {e}"))?;
+            .map_err(|e| anyhow!("{at}: {e}"))?;
     }
     Ok(unfinished)
 }
@@ -766,18 +763,22 @@ mod tests {
     #[test]
     fn unrateable_input_is_an_error() {
         let two_groups = table(&[("a", "b", tally(1, 0, 1)), ("c", "d", tally(1, 1, 0))]);
-        let e = RatingList::compute(&two_groups, Anchor::Mean).unwrap_err();
+        let e = RatingList::compute(&two_groups, Anchor::Mean)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("never met"), "{e}");
         let ct = table(&[("a", "b", tally(1, 0, 1))]);
-        let e = RatingList::compute(&ct, Anchor::parse("z=0").unwrap()).unwrap_err();
+        let e = RatingList::compute(&ct, Anchor::parse("z=0").unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("'z'"), "{e}");
         assert!(RatingList::compute(&Crosstable::default(), Anchor::Mean).is_err());
         for bad in ["", "a", "=5", "a=", "a=x", "a=inf", "a=NaN", "a=1e9"] {
             assert!(Anchor::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(
-            Anchor::parse("Elephant Eye=2000.5"),
-            Ok(Anchor::Player("Elephant Eye".into(), 2000.5))
+            Anchor::parse("Elephant Eye=2000.5").unwrap(),
+            Anchor::Player("Elephant Eye".into(), 2000.5)
         );
         let mut ct = Crosstable::default();
         assert!(ct.add_game("a", "a", 1.0).is_err());
@@ -793,7 +794,7 @@ mod tests {
 [White \"a\"]\n[Black \"c\"]\n[Result \"0-1\"]\n[Variant \"xiangqi\"]\n\n1. C2.5 H8+7 0-1\n\n\
 [White \"c\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. C2.5 *\n";
         let mut ct = Crosstable::default();
-        assert_eq!(add_pgn(&mut ct, text), Ok(1));
+        assert_eq!(add_pgn(&mut ct, text).unwrap(), 1);
         assert_eq!(ct.games(), 3);
         assert_eq!(ct.names(), ["a", "b", "c"]);
         let a_b = ct.results[&(0, 1)];
@@ -817,7 +818,9 @@ mod tests {
             ),
             ("[Red a]\n\n", "bad tag line"),
         ] {
-            let e = add_pgn(&mut Crosstable::default(), bad).unwrap_err();
+            let e = add_pgn(&mut Crosstable::default(), bad)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(why), "{e}");
             assert!(e.contains("line 1"), "{e}");
         }

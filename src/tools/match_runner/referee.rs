@@ -121,13 +121,15 @@ pub enum RuleChoice {
 }
 
 impl std::str::FromStr for RuleChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Self> {
         match s.to_ascii_lowercase().as_str() {
             "chinese" => Ok(RuleChoice::Chinese),
             "asian" => Ok(RuleChoice::Asian),
             "draw" => Ok(RuleChoice::Draw),
-            _ => Err(format!("unknown rule set '{s}' (chinese, asian or draw)")),
+            _ => Err(anyhow::anyhow!(
+                "unknown rule set '{s}' (chinese, asian or draw)"
+            )),
         }
     }
 }

@@ -212,12 +212,14 @@ pub enum EloModel {
 }
 
 impl std::str::FromStr for EloModel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Self> {
         match s.to_ascii_lowercase().as_str() {
             "logistic" => Ok(EloModel::Logistic),
             "normalized" | "normalised" => Ok(EloModel::Normalized),
-            _ => Err(format!("unknown Elo model '{s}' (logistic or normalized)")),
+            _ => Err(anyhow::anyhow!(
+                "unknown Elo model '{s}' (logistic or normalized)"
+            )),
         }
     }
 }

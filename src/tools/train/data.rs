@@ -2,8 +2,8 @@
 //! on (u16 indices, at most 32), its search score and its game's result.
 //!
 //! The other side's view is not stored: it switches on the same pieces seen from the other
-//! bottom, `mirror(i)` for each input `i` of the side to move's view (own and opponent's
-//! swapped, ranks mirrored). A position takes about 2 bytes per piece plus 7, so 10 M
+//! bottom, `features::other_view(i)` for each input `i` of the side to move's view (own and
+//! opponent's swapped, ranks mirrored). A position takes about 2 bytes per piece plus 7, so 10 M
 //! positions of 26 pieces take about 600 MB.
 //!
 //! Loading checks every record fully (fields and a legal position) and refuses a file that is
@@ -13,7 +13,7 @@
 //! in another order validate on the same positions.
 
 use crate::board::rng::splitmix64;
-use crate::eval::nnue::features::{index, INPUTS, MAX_ACTIVE};
+use crate::eval::nnue::features::{index, MAX_ACTIVE};
 use crate::tools::datagen::files::Records;
 use crate::tools::datagen::record::{self, RECORD_SIZE};
 use anyhow::{bail, Context, Result};
@@ -111,28 +111,6 @@ impl Dataset {
 #[inline]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
-}
-
-/// For each input, the input the same piece on the same point switches on in the other side's
-/// view (`features::index`: relation swapped, point rank-mirrored).
-static MIRROR: [u16; INPUTS] = mirror_table();
-
-const fn mirror_table() -> [u16; INPUTS] {
-    let mut table = [0u16; INPUTS];
-    let mut i = 0;
-    while i < INPUTS {
-        let (relation, kind, point) = (i / (7 * 90), (i / 90) % 7, i % 90);
-        let (rank, file) = (point / 9, point % 9);
-        table[i] = (((1 - relation) * 7 + kind) * 90 + (9 - rank) * 9 + file) as u16;
-        i += 1;
-    }
-    table
-}
-
-/// The other side's input for the side to move's input `i`.
-#[inline(always)]
-pub fn mirror(i: u16) -> u16 {
-    MIRROR[i as usize]
 }
 
 /// Everything loaded from the record files.
@@ -248,41 +226,17 @@ fn unit(h: u64) -> f64 {
 mod tests {
     use super::*;
     use crate::board::position::Position;
-    use crate::board::types::{Color, Piece, PieceKind, Square};
     use crate::tools::datagen::record::{Sample, Wdl};
 
     #[test]
-    fn the_mirror_is_the_other_sides_view_of_the_same_piece() {
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                let piece = Piece::new(color, kind);
-                for sq in Square::all() {
-                    let red = index(Color::Red, piece, sq) as u16;
-                    let black = index(Color::Black, piece, sq) as u16;
-                    assert_eq!(mirror(red), black);
-                    assert_eq!(mirror(black), red);
-                }
-            }
-        }
-    }
-
-    #[test]
     fn loading_is_the_same_on_any_thread_count_and_names_a_bad_record() {
-        use crate::board::movegen::legal_moves;
+        use crate::board::playout::random_playout;
         use crate::board::rng::Rng;
         let dir = std::env::temp_dir().join(format!("chuhan-train-load-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut rng = Rng::new(1);
-        let mut pos = Position::startpos();
         let mut bytes = Vec::new();
-        for i in 0..400 {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() || i % 50 == 0 {
-                pos = Position::startpos();
-            }
-            let moves = legal_moves(&pos);
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
-            bytes.extend_from_slice(&record::encode(&pos, i as i16, Wdl::Draw));
+        for (i, pos) in random_playout(&mut Rng::new(1), 400, 50).iter().enumerate() {
+            bytes.extend_from_slice(&record::encode(pos, i as i16, Wdl::Draw));
         }
         let path = dir.join("a.bin");
         std::fs::write(&path, &bytes).unwrap();

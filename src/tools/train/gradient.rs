@@ -1,7 +1,7 @@
 //! The network's output for a training position and the gradient of its loss, over the inputs
 //! switched on only.
 //!
-//! For a position with inputs `F` (side to move's view) and `mirror(F)` (the other side's):
+//! For a position with inputs `F` (side to move's view) and `other_view(F)` (the other side's):
 //!
 //! ```text
 //! a_v = ft_bias + Σ_{f in F_v} ft_weights[f]      (the accumulators, v = side to move, other)
@@ -17,7 +17,8 @@
 //! `v`. Only the rows of the inputs switched on are written; `Gradient` remembers which, so
 //! clearing it and summing it cost what the positions touched, not the whole table.
 
-use super::data::{mirror, sigmoid};
+use super::data::sigmoid;
+use crate::eval::nnue::features::other_view;
 use crate::eval::nnue::features::INPUTS;
 use crate::eval::nnue::float::FloatNetwork;
 use crate::eval::nnue::HIDDEN;
@@ -105,7 +106,7 @@ fn accumulate(net: &FloatNetwork, features: &[u16]) -> [[f32; HIDDEN]; 2] {
     let mut acc = [net.ft_bias; 2];
     for &f in features {
         add(&mut acc[0], &net.ft_weights[usize::from(f)]);
-        add(&mut acc[1], &net.ft_weights[usize::from(mirror(f))]);
+        add(&mut acc[1], &net.ft_weights[usize::from(other_view(f))]);
     }
     acc
 }
@@ -159,7 +160,7 @@ pub fn backprop(
     }
     for &f in features {
         grad.add_row(f, &da[0]);
-        grad.add_row(mirror(f), &da[1]);
+        grad.add_row(other_view(f), &da[1]);
     }
 }
 
@@ -168,7 +169,7 @@ mod tests {
     use super::super::data::Dataset;
     use super::super::weights;
     use super::*;
-    use crate::board::movegen::legal_moves;
+    use crate::board::playout::random_playout;
     use crate::board::position::Position;
     use crate::board::rng::Rng;
     use crate::tools::datagen::record::{Sample, Wdl};
@@ -177,14 +178,7 @@ mod tests {
     fn positions(seed: u64, n: usize) -> (Vec<Position>, Dataset) {
         let mut rng = Rng::new(seed);
         let (mut list, mut data) = (Vec::new(), Dataset::new());
-        let mut pos = Position::startpos();
-        while list.len() < n {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() || rng.below(40) == 0 {
-                pos = Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+        for pos in random_playout(&mut rng, n, 40) {
             let sample = Sample {
                 pos: Position::from_fen(&pos.to_fen()).unwrap(),
                 score: rng.below(1200) as i16 - 600,
@@ -271,7 +265,7 @@ mod tests {
             large += check("ft bias", grad.net.ft_bias[j], &|n, d| n.ft_bias[j] += d);
             // Rows of both views, and one no position switches on (gradient zero: a king
             // never stands on a0).
-            for f in [data.features(0)[0], mirror(data.features(1)[3]), 0] {
+            for f in [data.features(0)[0], other_view(data.features(1)[3]), 0] {
                 let f = usize::from(f);
                 large += check("ft weight", grad.net.ft_weights[f][j], &|n, d| {
                     n.ft_weights[f][j] += d

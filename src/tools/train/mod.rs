@@ -25,10 +25,12 @@ pub mod weights;
 use crate::board::rng::{splitmix64, Rng};
 use crate::eval::nnue::float::FloatNetwork;
 use crate::eval::nnue::Network;
+use crate::tools::args::{number, number_in, number_where, Arg, Args};
 use crate::tools::datagen::files::Output;
 use anyhow::{bail, Context, Result};
 use checkpoint::{Checkpoint, DataId, Recipe};
 use std::io::Write;
+use std::ops::Bound::{Excluded, Included};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use trainer::{Trainer, SLICES};
@@ -83,22 +85,6 @@ struct Request {
     given: Vec<(&'static str, String)>,
 }
 
-/// A number option's value.
-fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T> {
-    text.parse()
-        .ok()
-        .with_context(|| format!("bad value '{text}' for {name}\n{USAGE}"))
-}
-
-/// A number option's value, refused outside `ok`.
-fn number_in<T: std::str::FromStr>(name: &str, text: &str, ok: impl Fn(&T) -> bool) -> Result<T> {
-    let v = number(name, text)?;
-    if !ok(&v) {
-        bail!("{name} '{text}' is out of range\n{USAGE}");
-    }
-    Ok(v)
-}
-
 /// The recipe options, by name.
 const RECIPE_OPTIONS: [&str; 7] = [
     "--seed",
@@ -112,23 +98,23 @@ const RECIPE_OPTIONS: [&str; 7] = [
 
 /// Set a recipe option in `r`, checking its value.
 fn set_recipe(r: &mut Recipe, name: &str, text: &str) -> Result<()> {
-    let unit = |v: &f32| (0.0..=1.0).contains(v);
     match name {
         "--seed" => r.seed = number(name, text)?,
-        "--batch" => r.batch = number_in(name, text, |&b: &u32| b > 0)?,
-        "--lr" => r.lr = number_in(name, text, |&v: &f32| v > 0.0 && v.is_finite())?,
-        "--lr-drop-epoch" => r.lr_drop_epoch = number(name, text)?,
-        "--lr-gamma" => r.lr_gamma = number_in(name, text, |&v: &f32| v > 0.0 && unit(&v))?,
-        "--wdl" => r.wdl = number_in(name, text, unit)?,
-        "--val-fraction" => {
-            r.validation_fraction = number_in(name, text, |v: &f64| (0.0..1.0).contains(v))?
+        "--batch" => r.batch = number_in(name, text, 1..)?,
+        "--lr" => {
+            let positive = |v: &f32| *v > 0.0 && v.is_finite();
+            r.lr = number_where(name, text, "a positive number", positive)?
         }
+        "--lr-drop-epoch" => r.lr_drop_epoch = number(name, text)?,
+        "--lr-gamma" => r.lr_gamma = number_in(name, text, (Excluded(0.0), Included(1.0)))?,
+        "--wdl" => r.wdl = number_in(name, text, 0.0..=1.0)?,
+        "--val-fraction" => r.validation_fraction = number_in(name, text, 0.0..1.0)?,
         _ => bail!("unknown train option '{name}'\n{USAGE}"),
     }
     Ok(())
 }
 
-fn parse(args: &[String]) -> Result<Request> {
+fn parse(words: &[String]) -> Result<Request> {
     let mut r = Request {
         out: PathBuf::new(),
         files: Vec::new(),
@@ -139,33 +125,25 @@ fn parse(args: &[String]) -> Result<Request> {
         given: Vec::new(),
     };
     let mut out = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let name = arg.as_str();
-        if !name.starts_with("--") {
-            r.files.push(PathBuf::from(name));
-            continue;
-        }
-        let value = rest
-            .next()
-            .with_context(|| format!("{name} needs a value\n{USAGE}"))?;
-        match name {
-            "--out" => out = Some(PathBuf::from(value)),
-            "--epochs" => r.epochs = number_in(name, value, |&e: &u32| e > 0)?,
-            "--threads" => {
-                r.threads = number_in(name, value, |t: &usize| (1..=SLICES).contains(t))?
-            }
-            "--resume" => r.resume = Some(PathBuf::from(value)),
-            "--init" => r.init = Some(PathBuf::from(value)),
-            _ => {
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Word(file) => r.files.push(PathBuf::from(file)),
+            Arg::Flag("out") => out = Some(PathBuf::from(args.value()?)),
+            Arg::Flag("epochs") => r.epochs = args.number_in(1..)?,
+            Arg::Flag("threads") => r.threads = args.number_in(1..=SLICES)?,
+            Arg::Flag("resume") => r.resume = Some(PathBuf::from(args.value()?)),
+            Arg::Flag("init") => r.init = Some(PathBuf::from(args.value()?)),
+            Arg::Flag(flag) => {
                 let name = RECIPE_OPTIONS
                     .into_iter()
-                    .find(|&o| o == name)
-                    .with_context(|| format!("unknown train option '{name}'\n{USAGE}"))?;
+                    .find(|o| o[2..] == *flag)
+                    .ok_or_else(|| args.unknown())?;
+                let value = args.value()?;
                 // Checked now, so a bad value is refused before anything is loaded.
                 let mut scratch = DEFAULT_RECIPE;
                 set_recipe(&mut scratch, name, value)?;
-                r.given.push((name, value.clone()));
+                r.given.push((name, value.to_string()));
             }
         }
     }
@@ -219,10 +197,7 @@ fn loss_text(loss: Option<f64>) -> String {
 
 /// Run `chuhan train` with its arguments (after `train`).
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
-    if matches!(
-        args.first().map(String::as_str),
-        Some("help" | "-h" | "--help")
-    ) {
+    if args.first().is_some_and(|a| a == "help") {
         writeln!(out, "{USAGE}")?;
         return Ok(());
     }

@@ -98,7 +98,7 @@ impl Trainer {
 mod tests {
     use super::super::weights;
     use super::*;
-    use crate::board::movegen::legal_moves;
+    use crate::board::playout::random_playout;
     use crate::board::position::Position;
     use crate::board::rng::Rng;
     use crate::board::types::PieceKind;
@@ -115,16 +115,8 @@ mod tests {
             PieceKind::Pawn => 100,
             PieceKind::King => 0,
         };
-        let mut rng = Rng::new(seed);
         let mut data = Dataset::new();
-        let mut pos = Position::startpos();
-        while data.len() < n {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() || rng.below(100) == 0 {
-                pos = Position::startpos();
-                continue;
-            }
-            pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+        for pos in random_playout(&mut Rng::new(seed), n, 100) {
             let mut score = 0i32;
             for sq in pos.occupied() {
                 if let Some(p) = pos.piece_on(sq) {

@@ -32,6 +32,7 @@ use crate::engine::Engine;
 use crate::eval::nnue::{self, Accumulator};
 use crate::eval::{default_tables, evaluate_with, Params, Tables};
 use crate::rules::{adjudicate, Outcome, RuleSet};
+use crate::tools::args::{self, Args};
 use crate::tools::selfplay::{play_out, Playout};
 use crate::tools::train::data::sigmoid as network_sigmoid;
 use anyhow::{bail, Context, Result};
@@ -508,16 +509,13 @@ pub const USAGE: &str = "usage: chuhan tune gen <games> <out> [nodes] [seed]
        lines); prints the tuned set in that format";
 
 /// `chuhan tune` with its arguments (after `tune`).
-pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
+pub fn run(words: &[String], stdout: &mut dyn Write) -> Result<()> {
+    let args = Args::new(words, USAGE).words()?;
     let number = |i: usize, what: &str, default: u64| -> Result<u64> {
-        match args.get(i) {
-            None => Ok(default),
-            Some(t) => t.parse().ok().filter(|&v| v > 0).with_context(|| {
-                format!("bad {what} '{t}' (expected a positive integer)\n{USAGE}")
-            }),
-        }
+        args.get(i)
+            .map_or(Ok(default), |t| args::number_in(what, t, 1..))
     };
-    match args.first().map(String::as_str) {
+    match args.first().copied() {
         Some("gen") => {
             if !(3..=5).contains(&args.len()) {
                 bail!("{USAGE}");
@@ -529,7 +527,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                 seed: number(4, "seed", 1)?,
                 ..GenConfig::default()
             };
-            let path = &args[2];
+            let path = args[2];
             let file =
                 std::fs::File::create(path).with_context(|| format!("cannot create '{path}'"))?;
             let mut out = std::io::BufWriter::new(file);
@@ -551,17 +549,11 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
             if !(3..=4).contains(&args.len()) {
                 bail!("{USAGE}");
             }
-            let percent = match args.get(3) {
+            let percent: u8 = match args.get(3) {
                 None => 25,
-                Some(t) => t
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|&p| p <= 100)
-                    .with_context(|| {
-                        format!("bad result-percent '{t}' (expected 0 to 100)\n{USAGE}")
-                    })?,
+                Some(t) => args::number_in("result-percent", t, 0..=100)?,
             };
-            let (path, out_path) = (&args[1], &args[2]);
+            let (path, out_path) = (args[1], args[2]);
             let samples = read_sample_file(path)?;
             let file = std::fs::File::create(out_path)
                 .with_context(|| format!("cannot create '{out_path}'"))?;
@@ -586,7 +578,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                 None => Params::default(),
                 Some(f) => Params::load(f).map_err(anyhow::Error::msg)?,
             };
-            let path = &args[1];
+            let path = args[1];
             let samples = read_sample_file(path)?;
             if samples.len() < 10 {
                 bail!(
@@ -603,7 +595,7 @@ pub fn run(args: &[String], stdout: &mut dyn Write) -> Result<()> {
                 stdout,
                 "# chuhan tune {}: {} training positions, {} held out, prior {:e};\n\
                  # K {:.3} -> {:.3}; loss {:.6} -> {:.6}, held out {:.6} -> {:.6}",
-                args.join(" "),
+                words.join(" "),
                 r.sizes.0,
                 r.sizes.1,
                 r.prior,
