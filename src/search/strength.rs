@@ -34,24 +34,20 @@ pub const ANCHOR_ELO: f64 = 2500.0;
 /// placed at knob 20, where the weighted choice stops. How it was measured, with every rung's
 /// games and error: docs/skill.md.
 #[rustfmt::skip]
-pub const LADDER: [Rung; 17] = [
-    Rung { knob: 0.0, elo: 436.0 },
-    Rung { knob: 3.0, elo: 511.0 },
-    Rung { knob: 6.0, elo: 553.0 },
-    Rung { knob: 8.0, elo: 818.0 },
-    Rung { knob: 9.0, elo: 937.0 },
-    Rung { knob: 10.0, elo: 978.0 },
-    Rung { knob: 11.0, elo: 1106.0 },
-    Rung { knob: 12.0, elo: 1294.0 },
-    Rung { knob: 13.0, elo: 1459.0 },
-    Rung { knob: 14.0, elo: 1595.0 },
-    Rung { knob: 15.0, elo: 1785.0 },
-    Rung { knob: 15.87, elo: 1991.0 },
-    Rung { knob: 17.0, elo: 2143.0 },
-    Rung { knob: 18.0, elo: 2306.0 },
-    Rung { knob: 18.78, elo: 2508.0 },
-    Rung { knob: 19.0, elo: 2557.0 },
-    Rung { knob: 20.0, elo: 2915.0 },
+pub const LADDER: [Rung; 13] = [
+    Rung { knob: 0.0, elo: 1683.0 },
+    Rung { knob: 3.0, elo: 1759.0 },
+    Rung { knob: 6.0, elo: 1800.0 },
+    Rung { knob: 6.99, elo: 1932.0 },
+    Rung { knob: 8.96, elo: 1977.0 },
+    Rung { knob: 11.39, elo: 2163.0 },
+    Rung { knob: 12.81, elo: 2233.0 },
+    Rung { knob: 14.84, elo: 2341.0 },
+    Rung { knob: 15.58, elo: 2393.0 },
+    Rung { knob: 17.17, elo: 2483.0 },
+    Rung { knob: 18.78, elo: 2512.0 },
+    Rung { knob: 19.0, elo: 2558.0 },
+    Rung { knob: 20.0, elo: 2917.0 },
 ];
 
 /// `UCI_Elo` of the weakest level, `Skill Level` 0.
