@@ -683,7 +683,7 @@ fn options_in_both_forms_and_dialects() {
         "setoption name Repetition Rule value AsianRule",
         "setoption name Sixty Move Rule value true",
         "setoption name Skill Level value 10",
-        "setoption name UCI_Elo value 1500",
+        "setoption name UCI_Elo value 2000",
         "setoption name UCI_LimitStrength value false",
         "setoption name UCI_Variant value xiangqi",
         "setoption name ScoreType value Elo",

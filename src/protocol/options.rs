@@ -570,7 +570,7 @@ mod tests {
             change("Move Overhead", Some("120")),
             Ok(OptionChange::MoveOverhead(Duration::from_millis(120)))
         );
-        assert_eq!(change("UCI_Elo", Some("1500")), Ok(OptionChange::Elo(1500)));
+        assert_eq!(change("UCI_Elo", Some("2000")), Ok(OptionChange::Elo(2000)));
         assert_eq!(
             change("Skill Level", Some("3")),
             Ok(OptionChange::SkillLevel(3))
