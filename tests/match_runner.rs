@@ -51,18 +51,7 @@ fn opening(line: &str) -> Opening {
 
 /// Play one game between two fake engines, both given the same extra arguments.
 fn play(red: &[&str], black: &[&str], open: &Opening, s: &GameSettings) -> GameRecord {
-    let mut r = EngineProcess::start(&fake("red", Protocol::Ucci, red)).unwrap();
-    let mut b = EngineProcess::start(&fake("black", Protocol::Uci, black)).unwrap();
-    play_game(
-        &mut r,
-        &mut b,
-        "red",
-        "black",
-        open,
-        s,
-        &AtomicBool::new(false),
-    )
-    .unwrap()
+    play_as((Protocol::Ucci, red), (Protocol::Uci, black), open, s)
 }
 
 fn scripted(fen: &str, line: &str, rules: RuleChoice) -> GameRecord {
@@ -603,6 +592,7 @@ fn chuhan_match_against_a_flooder_ends_with_flat_memory() {
 // logs what it is sent (`--log`), so the client's side of the talk is checked line by line.
 
 /// One game: Red speaks `red_proto`, Black `black_proto`, each with its own fake arguments.
+/// Play one game between two fake engines, each with its protocol and extra arguments.
 fn play_as(
     (red_proto, red): (Protocol, &[&str]),
     (black_proto, black): (Protocol, &[&str]),
