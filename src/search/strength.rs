@@ -117,9 +117,6 @@ impl StrengthRequest {
 
     /// The knob in force; `None` at full strength.
     pub fn knob(&self) -> Option<f64> {
-        if self.skill_level >= MAX_SKILL && !(self.limit && self.elo < MAX_ELO) {
-            return None;
-        }
         knob_for_elo(self.target_elo())
     }
 
