@@ -69,10 +69,10 @@ impl BookPolicy {
 
 /// A move is a sideline too rare to trust when its weight is under the best one's divided
 /// by this.
-const RARE_SIDELINE: u32 = 16;
+pub const RARE_SIDELINE: u32 = 16;
 /// A book whose best move scores below this for the side to move leads somewhere bad: the
 /// search does better there than the book.
-const WEAK_SCORE: Value = -100;
+pub const WEAK_SCORE: Value = -100;
 
 /// The move mirrored left-right (file a ↔ file i).
 pub fn mirror_move(m: Move) -> Move {

@@ -4,15 +4,27 @@
 //! (fixed nodes, `multipv` lines, one thread, a cleared hash: the same answer on any machine
 //! and with any number of threads); its moves within `margin` of the best are kept, and so
 //! are the moves of the seed lines (the main openings, so that the book knows what to answer
-//! when an opponent plays them, even where our search prefers another move). A kept move's
-//! position joins the frontier with the chance of reaching it: the parent's times the move's
-//! share of the weights (a seed move at least a quarter). The most likely positions are
-//! searched first, until `positions` have been searched.
+//! when an opponent plays them, even where our search prefers another move).
 //!
-//! Scores are then backed up (minimax): a kept move leading to a searched position scores
-//! minus that position's value. A move's weight halves for every `margin / 2` it scores below
-//! the position's best; a seed move scoring more than three margins below is kept with weight 0
-//! (the book knows it, never plays it).
+//! Weights: a move's weight halves for every `margin / 2` its searched score lies below the
+//! position's best in the first `variety_plies` plies, where the choice of opening is made,
+//! and eight times as fast beyond, where the book follows main lines (at the default margin
+//! 40, a move 10 centipawns below the best is played one time in seventeen there, one 15 below
+//! is known but never played). The weight follows the position's own search, which does not
+//! swing as the tree below it grows; the record's score is that search's score too.
+//!
+//! Soundness: scores are backed up by minimax (a kept move leading to a searched position
+//! scores minus that position's value), and a move that backs up more than `margin` below the
+//! position's backed-up best is taken out of the book; a seed move up to three margins below
+//! stays with its weight for the larger gap, and beyond that with weight 0 (the book knows it
+//! and its answer, never plays it).
+//!
+//! Order of growth: before every batch, the chance of reaching each position when the book
+//! plays both sides is worked out from the start (along its likeliest path: the parent's
+//! chance times the chance the book plays the move, its share of the weights that
+//! `Book::candidates` allows, a seed move at least a quarter), and the most likely positions
+//! not yet searched are searched next. So the budget goes down the lines the book plays, as
+//! deep as their chance carries them, not level by level.
 //!
 //! Every search result is appended to a journal as it comes; a build started again with the
 //! same journal takes its results from there and goes on where it stopped (the tree grows the
@@ -22,7 +34,7 @@
 use crate::board::position::Position;
 use crate::board::types::{Move, Value, MATE_BOUND};
 use crate::engine::book::binary::Record;
-use crate::engine::book::mirror_move;
+use crate::engine::book::{mirror_move, RARE_SIDELINE, WEAK_SCORE};
 use crate::engine::openings::Opening;
 use crate::engine::Engine;
 use crate::search::time::Limits;
@@ -48,6 +60,8 @@ pub struct Settings {
     pub margin: Value,
     /// Positions deeper than this (plies from the start) are not searched.
     pub max_ply: usize,
+    /// Plies from the start with the full variety; beyond, weights fall eight times as fast.
+    pub variety_plies: usize,
     /// Searches running at once.
     pub threads: usize,
     /// Positions searched between two progress lines and journal flushes.
@@ -251,78 +265,227 @@ fn search(engine: &mut Engine, path: &[Move], seeds: &[Move], s: &Settings) -> R
     Ok(out)
 }
 
-/// The weight of a move `gap` centipawns below the best: halves every `margin / 2`.
-fn weight(gap: Value, margin: Value) -> u16 {
-    let halvings = f64::from(gap.max(0)) / f64::from((margin / 2).max(1));
+/// The weight of a move `gap` centipawns below the best at `ply`: halves every `margin / 2`
+/// up to `variety_plies`, every `margin / 16` beyond.
+fn weight(gap: Value, margin: Value, ply: usize, variety_plies: usize) -> u16 {
+    let halving = f64::from(margin.max(1)) / if ply < variety_plies { 2.0 } else { 16.0 };
+    let halvings = f64::from(gap.max(0)) / halving;
     (1000.0 * 0.5f64.powf(halvings)).round().clamp(1.0, 1000.0) as u16
+}
+
+/// A searched position in the tree: its search, and the positions its kept moves lead to.
+struct Node {
+    searched: Searched,
+    /// The kept moves (within `margin` of the searched best, and the seed moves), each with
+    /// the key and the path of the position it leads to, in their stored orientation.
+    children: Vec<(Move, u64, Vec<Move>)>,
+}
+
+/// A move of the book at a position: its backed-up score and its weight.
+struct BookMove {
+    mv: Move,
+    score: Value,
+    /// The book's weight; `None`: kept for backing up only, not a book move.
+    weight: Option<u16>,
 }
 
 /// The tree being built.
 struct Tree {
-    searched: BTreeMap<u64, Searched>,
+    nodes: BTreeMap<u64, Node>,
     seeds: BTreeMap<u64, BTreeSet<Move>>,
     settings: Settings,
 }
 
 impl Tree {
-    /// The moves kept at a searched position, by the searched scores (the frontier's view).
-    fn kept(&self, key: u64, s: &Searched) -> Vec<(Move, f64)> {
-        let best = s.lines.first().map_or(0, |&(_, v)| v);
-        let mut kept: Vec<(Move, f64)> = s
+    fn is_seed(&self, key: u64, m: Move) -> bool {
+        self.seeds.get(&key).is_some_and(|set| set.contains(&m))
+    }
+
+    /// Add a searched position, with the positions its kept moves lead to.
+    fn insert(&mut self, key: u64, searched: Searched) {
+        let best = searched.lines.first().map_or(0, |&(_, v)| v);
+        let mut kept: Vec<Move> = searched
             .lines
             .iter()
             .filter(|&&(_, v)| v >= best - self.settings.margin)
-            .map(|&(m, v)| (m, f64::from(weight(best - v, self.settings.margin))))
+            .map(|&(m, _)| m)
             .collect();
         for &m in self.seeds.get(&key).into_iter().flatten() {
-            if !kept.iter().any(|(k, _)| *k == m) {
-                kept.push((m, 0.0));
+            if !kept.contains(&m) {
+                kept.push(m);
             }
         }
-        let total: f64 = kept.iter().map(|(_, w)| w).sum::<f64>().max(1.0);
-        kept.iter()
-            .map(|&(m, w)| {
-                let seed = self.seeds.get(&key).is_some_and(|set| set.contains(&m));
-                let share = w / total;
-                (m, if seed { share.max(0.25) } else { share })
+        let children = kept
+            .into_iter()
+            .map(|m| {
+                let mut path = searched.path.clone();
+                path.push(m);
+                let (child, path) = stored_path(&path);
+                (m, child, path)
             })
-            .collect()
+            .collect();
+        self.nodes.insert(key, Node { searched, children });
     }
 
-    /// Backed-up value of a searched position for its side to move, and of each kept move.
+    /// Backed-up value of a searched position for its side to move.
     fn back_up(&self, key: u64, memo: &mut HashMap<u64, Option<Value>>) -> Option<Value> {
         if let Some(v) = memo.get(&key) {
             // `None`: the position is on the current line (a cycle): use the searched scores.
             return *v;
         }
-        let s = self.searched.get(&key)?;
+        let node = self.nodes.get(&key)?;
         memo.insert(key, None);
-        let scores = self.move_scores(key, s, memo);
-        let best = scores.iter().map(|&(_, v)| v).max();
+        let best = self.move_scores(node, memo).iter().map(|&(_, v)| v).max();
         memo.insert(key, best);
         best
     }
 
-    /// The kept moves of a searched position with their backed-up scores.
+    /// The kept moves of a searched position with their backed-up scores (minus the value of
+    /// the position a move leads to where that was searched, else the move's searched score).
     fn move_scores(
         &self,
-        key: u64,
-        s: &Searched,
+        node: &Node,
         memo: &mut HashMap<u64, Option<Value>>,
     ) -> Vec<(Move, Value)> {
-        let mut pos = Position::startpos();
-        for &m in &s.path {
-            pos.make_move(m);
-        }
         let mut out = Vec::new();
-        for (m, _) in self.kept(key, s) {
-            let mut child = pos.clone();
-            child.make_move(m);
-            let child_key = child.key().min(child.mirrored().key());
-            let backed = self.back_up(child_key, memo).map(|v| -v);
-            let searched = s.lines.iter().find(|(l, _)| *l == m).map(|&(_, v)| v);
+        for &(m, child, _) in &node.children {
+            let backed = self.back_up(child, memo).map(|v| -v);
+            let searched = node
+                .searched
+                .lines
+                .iter()
+                .find(|(l, _)| *l == m)
+                .map(|&(_, v)| v);
             if let Some(v) = backed.or(searched) {
                 out.push((m, v));
+            }
+        }
+        out
+    }
+
+    /// The moves of a searched position by their backed-up scores: within `margin` of the
+    /// best a book move, weighted by its gap; a seed move up to three margins below too, and
+    /// with weight 0 beyond that; the rest only backed up.
+    fn book_moves(
+        &self,
+        key: u64,
+        node: &Node,
+        memo: &mut HashMap<u64, Option<Value>>,
+    ) -> Vec<BookMove> {
+        let scores = self.move_scores(node, memo);
+        let best = scores.iter().map(|&(_, v)| v).max().unwrap_or(0);
+        let lines = &node.searched.lines;
+        let searched_best = lines.first().map_or(0, |&(_, v)| v);
+        let margin = self.settings.margin;
+        let ply = node.searched.path.len();
+        scores
+            .into_iter()
+            .map(|(mv, score)| {
+                // The weight follows the position's own search, which does not swing as the
+                // tree below grows; the backed-up score only takes out moves it shows bad.
+                let backed_gap = best - score;
+                let searched = lines.iter().find(|(l, _)| *l == mv).map(|&(_, v)| v);
+                let searched_gap = searched.map_or(backed_gap, |v| searched_best - v);
+                let seed = self.is_seed(key, mv);
+                let s = &self.settings;
+                let weight = if backed_gap <= margin {
+                    Some(weight(searched_gap, margin, ply, s.variety_plies))
+                } else if seed && backed_gap <= 3 * margin {
+                    let gap = searched_gap.max(backed_gap);
+                    Some(weight(gap, margin, ply, s.variety_plies))
+                } else if seed {
+                    Some(0)
+                } else {
+                    None
+                };
+                BookMove {
+                    mv,
+                    score: searched.unwrap_or(score),
+                    weight,
+                }
+            })
+            .collect()
+    }
+
+    /// The chance the book plays each kept move of a searched position, as `Book::choose`
+    /// draws at the default variety: a move's share of the weights of the moves that
+    /// `Book::candidates` allows (none where the best scores too badly, none of weight 0, no
+    /// rare sideline). A seed move has at least a quarter: the book must know what comes
+    /// after the main openings, whoever plays them.
+    fn chances(
+        &self,
+        key: u64,
+        node: &Node,
+        memo: &mut HashMap<u64, Option<Value>>,
+    ) -> Vec<(Move, f64)> {
+        let moves = self.book_moves(key, node, memo);
+        let top = moves.iter().filter_map(|b| b.weight).max().unwrap_or(0);
+        let weak = moves
+            .iter()
+            .filter(|b| top > 0 && b.weight == Some(top))
+            .min_by_key(|b| b.mv)
+            .is_some_and(|b| b.score < WEAK_SCORE);
+        let played = |b: &BookMove| {
+            let w = b.weight.unwrap_or(0);
+            if !weak && w > 0 && u32::from(w) * RARE_SIDELINE >= u32::from(top) {
+                f64::from(w)
+            } else {
+                0.0
+            }
+        };
+        let total: f64 = moves.iter().map(played).sum::<f64>().max(1.0);
+        moves
+            .iter()
+            .map(|b| {
+                let share = played(b) / total;
+                let floor = if self.is_seed(key, b.mv) { 0.25 } else { 0.0 };
+                (b.mv, share.max(floor))
+            })
+            .collect()
+    }
+
+    /// The next positions to search: the `n` most likely not yet searched, with the chance of
+    /// reaching each when the book plays both sides (along its likeliest path: chances
+    /// multiply down the tree and the likeliest positions come out first, as in Dijkstra's
+    /// shortest paths). Recomputed from the backed-up scores before every batch, so the budget
+    /// follows the lines the book will play, not the lines it looked like playing earlier.
+    fn most_likely(&self, n: usize) -> Vec<Waiting> {
+        let mut memo = HashMap::new();
+        let mut heap = BinaryHeap::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        heap.push(Waiting {
+            chance: 1.0,
+            key: Position::startpos().key(),
+            path: Vec::new(),
+        });
+        while let Some(w) = heap.pop() {
+            if out.len() >= n {
+                break;
+            }
+            if !seen.insert(w.key) {
+                continue;
+            }
+            let Some(node) = self.nodes.get(&w.key) else {
+                out.push(w);
+                continue;
+            };
+            if node.searched.path.len() >= self.settings.max_ply {
+                continue;
+            }
+            let chances = self.chances(w.key, node, &mut memo);
+            for (m, child, path) in &node.children {
+                let share = chances
+                    .iter()
+                    .find(|(c, _)| c == m)
+                    .map_or(0.0, |&(_, s)| s);
+                if share > 0.0 && !seen.contains(child) {
+                    heap.push(Waiting {
+                        chance: w.chance * share,
+                        key: *child,
+                        path: path.clone(),
+                    });
+                }
             }
         }
         out
@@ -332,28 +495,15 @@ impl Tree {
     fn records(&self) -> Vec<Record> {
         let mut memo = HashMap::new();
         let mut out = Vec::new();
-        for (&key, s) in &self.searched {
-            let scores = self.move_scores(key, s, &mut memo);
-            let Some(best) = scores.iter().map(|&(_, v)| v).max() else {
-                continue;
-            };
-            for (m, v) in scores {
-                let gap = best - v;
-                let seed = self.seeds.get(&key).is_some_and(|set| set.contains(&m));
-                let margin = self.settings.margin;
-                let w = if gap <= margin || (seed && gap <= 3 * margin) {
-                    weight(gap, margin)
-                } else if seed {
-                    0
-                } else {
-                    continue;
-                };
+        for (&key, node) in &self.nodes {
+            for b in self.book_moves(key, node, &mut memo) {
+                let Some(weight) = b.weight else { continue };
                 // Mate scores are kept as the edge of the i16 range's useful part.
-                let score = v.clamp(-MATE_BOUND, MATE_BOUND);
+                let score = b.score.clamp(-MATE_BOUND, MATE_BOUND);
                 out.push(Record {
                     key,
-                    mv: m,
-                    weight: w,
+                    mv: b.mv,
+                    weight,
                     score: score as i16,
                     learn: 0,
                 });
@@ -371,16 +521,10 @@ pub fn build(settings: &Settings, seeds: &[Opening], journal: &Path) -> Result<V
     }
     let mut journal = Journal::open(journal, settings)?;
     let mut tree = Tree {
-        searched: BTreeMap::new(),
+        nodes: BTreeMap::new(),
         seeds: seed_moves(seeds),
         settings: settings.clone(),
     };
-    let mut frontier = BinaryHeap::new();
-    frontier.push(Waiting {
-        chance: 1.0,
-        key: Position::startpos().key(),
-        path: Vec::new(),
-    });
     let threads = settings.threads.max(1);
     let mut engines: Vec<Engine> = (0..threads)
         .map(|_| {
@@ -392,24 +536,19 @@ pub fn build(settings: &Settings, seeds: &[Opening], journal: &Path) -> Result<V
         .collect::<Result<_>>()?;
     let start = Instant::now();
     let mut reused = 0;
-    while tree.searched.len() < settings.positions {
-        // The next batch: the most likely positions not yet searched, each once.
-        let mut batch: Vec<Waiting> = Vec::new();
-        while batch.len() < settings.batch && tree.searched.len() + batch.len() < settings.positions
-        {
-            let Some(w) = frontier.pop() else { break };
-            if tree.searched.contains_key(&w.key) || batch.iter().any(|b| b.key == w.key) {
-                continue;
-            }
-            batch.push(w);
-        }
+    while tree.nodes.len() < settings.positions {
+        // The same batches whether their results come from the journal or from new searches,
+        // so a resumed build grows the same tree.
+        let wanted = settings.batch.min(settings.positions - tree.nodes.len());
+        let batch = tree.most_likely(wanted);
         if batch.is_empty() {
             break;
         }
-        let (cached, todo): (Vec<&Waiting>, Vec<&Waiting>) = batch
+        let todo: Vec<&Waiting> = batch
             .iter()
-            .partition(|w| journal.known.contains_key(&w.key));
-        reused += cached.len();
+            .filter(|w| !journal.known.contains_key(&w.key))
+            .collect();
+        reused += batch.len() - todo.len();
         let results = search_all(&mut engines, &todo, &tree.seeds, settings)?;
         for (w, lines) in todo.iter().zip(results) {
             let s = Searched {
@@ -419,37 +558,21 @@ pub fn build(settings: &Settings, seeds: &[Opening], journal: &Path) -> Result<V
             journal.append(&s)?;
             journal.known.insert(w.key, s);
         }
-        journal.file.flush()?;
-        for w in &batch {
-            let s = journal.known[&w.key].clone();
+        for w in batch {
             let s = Searched {
-                path: w.path.clone(),
-                ..s
+                path: w.path,
+                ..journal.known[&w.key].clone()
             };
-            if w.path.len() < settings.max_ply {
-                for (m, share) in tree.kept(w.key, &s) {
-                    let mut path = w.path.clone();
-                    path.push(m);
-                    let (key, path) = stored_path(&path);
-                    if !tree.searched.contains_key(&key) {
-                        frontier.push(Waiting {
-                            chance: w.chance * share,
-                            key,
-                            path,
-                        });
-                    }
-                }
-            }
-            tree.searched.insert(w.key, s);
+            tree.insert(w.key, s);
         }
+        journal.file.flush()?;
         let secs = start.elapsed().as_secs_f64();
-        let fresh = tree.searched.len() - reused;
+        let fresh = tree.nodes.len() - reused;
         eprintln!(
-            "{} positions searched ({} from the journal), {:.1} positions/s, frontier {}",
-            tree.searched.len(),
+            "{} positions searched ({} from the journal), {:.1} positions/s",
+            tree.nodes.len(),
             reused,
             fresh as f64 / secs.max(1e-3),
-            frontier.len()
         );
     }
     Ok(tree.records())
@@ -499,6 +622,7 @@ mod tests {
             multipv: 3,
             margin: 40,
             max_ply: 4,
+            variety_plies: 2,
             threads,
             batch: 4,
         }
@@ -568,11 +692,16 @@ mod tests {
     }
 
     #[test]
-    fn weights_halve_every_half_margin() {
-        assert_eq!(weight(0, 40), 1000);
-        assert_eq!(weight(20, 40), 500);
-        assert_eq!(weight(40, 40), 250);
-        assert_eq!(weight(-5, 40), 1000);
-        assert_eq!(weight(10_000, 40), 1);
+    fn weights_halve_every_half_margin_then_eight_times_as_fast() {
+        assert_eq!(weight(0, 40, 0, 10), 1000);
+        assert_eq!(weight(20, 40, 0, 10), 500);
+        assert_eq!(weight(40, 40, 9, 10), 250);
+        assert_eq!(weight(-5, 40, 0, 10), 1000);
+        assert_eq!(weight(10_000, 40, 0, 10), 1);
+        assert_eq!(weight(0, 40, 10, 10), 1000);
+        assert_eq!(weight(5, 40, 10, 10), 250);
+        // 10 below the best deep in the book: just played (1/16 of the best, rounded up).
+        assert_eq!(weight(10, 40, 30, 10), 63);
+        assert_eq!(weight(15, 40, 30, 10), 16);
     }
 }

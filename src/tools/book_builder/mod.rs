@@ -6,15 +6,17 @@
 //! - `chuhan book learn BOOK PGN… [-o OUT]`: a Chuhan book's weights follow played games
 //!   (`learn`).
 //! - `chuhan book show FILE [moves…]`: what a book holds, and its moves after the moves given.
+//! - `chuhan book walk FILE`: how deep and how varied the games are that the book plays.
 
 pub mod analysis;
 pub mod games;
 pub mod learn;
 
 use crate::board::position::Position;
+use crate::board::rng::Rng;
 use crate::board::types::Move;
 use crate::engine::book::binary::{self, Record};
-use crate::engine::book::{mirror_move, Book};
+use crate::engine::book::{mirror_move, Book, BookPolicy};
 use crate::engine::openings;
 use crate::tools::args::{Arg, Args, Help};
 use crate::tools::match_runner::pgn;
@@ -26,9 +28,11 @@ use std::path::{Path, PathBuf};
 pub const USAGE: &str = "usage:
   chuhan book build --out FILE --games FILE [--games FILE…] [--max-ply N] [--min-count N]
   chuhan book build --out FILE --analyse [--positions N] [--nodes N] [--multipv N] [--margin CP]
-                    [--max-ply N] [--threads N] [--seeds FILE] [--journal FILE] [--batch N]
+                    [--max-ply N] [--variety-plies N] [--threads N] [--seeds FILE]
+                    [--journal FILE] [--batch N]
   chuhan book learn BOOK PGN… [-o OUT] [--scale N]
-  chuhan book show FILE [moves…] [--depth N]";
+  chuhan book show FILE [moves…] [--depth N]
+  chuhan book walk FILE [--games N] [--seed N] [--variety N]";
 
 /// A position and a move in stored orientation: of the position and its mirror, the one with
 /// the smaller key; in a symmetric position, the smaller of the move and its mirror. Books
@@ -48,6 +52,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<()> {
         Some("build") => build(&args[1..], out),
         Some("learn") => learn_from_games(&args[1..], out),
         Some("show") => show(&args[1..], out),
+        Some("walk") => walk(&args[1..], out),
         Some("-h" | "-help" | "--help") => Err(Help(USAGE).into()),
         _ => bail!("{USAGE}"),
     }
@@ -65,7 +70,8 @@ fn build(words: &[String], out: &mut dyn Write) -> Result<()> {
         nodes: 200_000,
         multipv: 4,
         margin: 40,
-        max_ply: 30,
+        max_ply: 40,
+        variety_plies: 10,
         threads,
         batch: 64,
     };
@@ -83,6 +89,7 @@ fn build(words: &[String], out: &mut dyn Write) -> Result<()> {
             Arg::Flag("nodes") => settings.nodes = args.number()?,
             Arg::Flag("multipv") => settings.multipv = args.number_in(1..=128)?,
             Arg::Flag("margin") => settings.margin = args.number_in(1..=10_000)?,
+            Arg::Flag("variety-plies") => settings.variety_plies = args.number_in(0..=1000)?,
             Arg::Flag("threads") => {
                 settings.threads = args.number_in(1..=crate::engine::MAX_THREADS)?
             }
@@ -302,4 +309,165 @@ fn show_tree(
         }
     }
     Ok(())
+}
+
+/// What `book walk` found: how many plies each game stayed in the book, and the positions
+/// of the games still in it at plies 10 and 20.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Plies each game stayed in the book, in the order played.
+    pub plies: Vec<usize>,
+    /// The position at ply 10 of each game still in the book there.
+    pub at_10: Vec<u64>,
+    /// The position at ply 20 of each game still in the book there.
+    pub at_20: Vec<u64>,
+    /// Games that ended where the book holds moves but would play none of them (the best
+    /// scores too badly, or every move repeats); the rest left the book.
+    pub refused: usize,
+}
+
+/// The longest game `walk` plays (the choice rules forbid repeating a position, so a book
+/// cannot play forever; this only bounds a pathological one).
+const MAX_WALK_PLIES: usize = 1000;
+
+/// Play `games` games from the start with the book choosing every move for both sides, as an
+/// engine with the book on does (`Book::choose` under `policy`, drawn from `rng`), each until
+/// the book has no move it would play.
+pub fn walk_book(book: &Book, games: usize, policy: BookPolicy, rng: &mut Rng) -> Walk {
+    let mut walk = Walk::default();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        let mut ply = 0;
+        while ply < MAX_WALK_PLIES {
+            let Some(b) = book.choose(&pos, policy, rng) else {
+                if !book.moves(&pos).is_empty() {
+                    walk.refused += 1;
+                }
+                break;
+            };
+            pos.make_move(b.mv);
+            ply += 1;
+            match ply {
+                10 => walk.at_10.push(pos.key()),
+                20 => walk.at_20.push(pos.key()),
+                _ => {}
+            }
+        }
+        walk.plies.push(ply);
+    }
+    walk
+}
+
+/// `chuhan book walk FILE [--games N] [--seed N] [--variety N]`: the book plays both sides
+/// from the start until it has no move, `games` times; how long the games stayed in the book
+/// and how many distinct positions they reached. With the same seed, the same walk.
+fn walk(words: &[String], out: &mut dyn Write) -> Result<()> {
+    let mut games = 1000usize;
+    let mut seed = 1u64;
+    let mut policy = BookPolicy::DEFAULT;
+    let mut path: Option<&str> = None;
+    let mut args = Args::new(words, USAGE);
+    while let Some(arg) = args.next()? {
+        match arg {
+            Arg::Flag("games") => games = args.number_in(1..=10_000_000)?,
+            Arg::Flag("seed") => seed = args.number()?,
+            Arg::Flag("variety") => {
+                policy.variety = args.number_in(0..=BookPolicy::MAX_VARIETY)?;
+            }
+            Arg::Flag(_) => return Err(args.unknown()),
+            Arg::Word(w) if path.is_none() => path = Some(w),
+            Arg::Word(w) => return Err(args.fail(format!("unexpected argument '{w}'"))),
+        }
+    }
+    let path = path.context("walk needs a book file")?;
+    let book = Book::open(Path::new(path))
+        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?
+        .book;
+    let w = walk_book(&book, games, policy, &mut Rng::new(seed));
+    let mut plies = w.plies.clone();
+    plies.sort_unstable();
+    let mean = plies.iter().sum::<usize>() as f64 / plies.len() as f64;
+    let distinct = |keys: &[u64]| keys.iter().collect::<std::collections::BTreeSet<_>>().len();
+    writeln!(
+        out,
+        "{path}: {games} games, the book playing both sides (BookVariety {}, seed {seed})",
+        policy.variety
+    )?;
+    writeln!(
+        out,
+        "plies in book: mean {mean:.1}, median {}, longest {}",
+        plies[plies.len() / 2],
+        plies[plies.len() - 1]
+    )?;
+    writeln!(
+        out,
+        "in book at ply 10: {} games, {} distinct positions; at ply 20: {} games, {} distinct",
+        w.at_10.len(),
+        distinct(&w.at_10),
+        w.at_20.len(),
+        distinct(&w.at_20)
+    )?;
+    writeln!(
+        out,
+        "ended: {} out of the book, {} where the book would play none of its moves",
+        games - w.refused,
+        w.refused
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_walk_follows_the_book_to_its_end_and_counts_the_lines() {
+        // Two lines sharing their first move: every game is in the book for 12 or 4 plies.
+        let book = Book::from_lines(
+            "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 b7b3 c3c4 g6g5 g3g4 g5g4\nh2e2 b9c7 b0c2 a9b9\n",
+        )
+        .unwrap();
+        let w = walk_book(&book, 200, BookPolicy::DEFAULT, &mut Rng::new(5));
+        assert_eq!(w.plies.len(), 200);
+        assert!(w.plies.iter().all(|&p| p == 12 || p == 4), "{:?}", w.plies);
+        let long = w.plies.iter().filter(|&&p| p == 12).count();
+        assert!((60..=140).contains(&long), "{long} of 200 on the long line");
+        assert_eq!(w.at_10.len(), long);
+        // The long line and its mirror (h2e2 stands for b2e2 in the symmetric start).
+        let distinct: std::collections::BTreeSet<_> = w.at_10.iter().collect();
+        assert_eq!(distinct.len(), 2);
+        assert!(w.at_20.is_empty());
+        assert_eq!(w.refused, 0);
+        // The same seed, the same walk.
+        let again = walk_book(&book, 200, BookPolicy::DEFAULT, &mut Rng::new(5));
+        assert_eq!(w.plies, again.plies);
+    }
+
+    #[test]
+    fn walk_reports_depth_and_variety_and_refuses_bad_arguments() {
+        let path = std::env::temp_dir().join(format!("chuhan-walk-{}.txt", std::process::id()));
+        std::fs::write(&path, "h2e2 h9g7 h0g2\n").unwrap();
+        let file = path.to_string_lossy().to_string();
+        let mut out = Vec::new();
+        run(
+            &["walk".into(), file.clone(), "--games".into(), "5".into()],
+            &mut out,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("plies in book: mean 3.0, median 3, longest 3"),
+            "{text}"
+        );
+        assert!(text.contains("ended: 5 out of the book, 0 where"), "{text}");
+        for bad in [
+            vec!["walk"],
+            vec!["walk", &file, "--games", "0"],
+            vec!["walk", &file, "x"],
+        ] {
+            let words: Vec<String> = bad.iter().map(|w| w.to_string()).collect();
+            assert!(run(&words, &mut Vec::new()).is_err(), "{bad:?}");
+        }
+        std::fs::remove_file(path).unwrap();
+    }
 }
