@@ -266,7 +266,9 @@ fn elo_text(t: &Tally) -> String {
             e.error,
             e.los * 100.0
         ),
-        Some(e) => format!("Elo {:+.1} (no error bar yet)", e.elo + 0.0),
+        Some(e) if e.elo.is_finite() => format!("Elo {:+.1} (no error bar yet)", e.elo + 0.0),
+        // A perfect score so far has no finite estimate: say so rather than print "inf".
+        Some(_) => "Elo - (every game won or every game lost so far)".to_string(),
         None => "Elo -".to_string(),
     }
 }
@@ -632,6 +634,21 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_running_elo_never_prints_inf_or_nan() {
+        let mut t = Tally::default();
+        assert_eq!(elo_text(&t), "Elo -");
+        t.add_game(1.0);
+        let one_win = elo_text(&t);
+        assert!(one_win.starts_with("Elo - (every game won"), "{one_win}");
+        t.add_game(0.5);
+        let text = elo_text(&t);
+        assert!(text.starts_with("Elo +"), "{text}");
+        for text in [one_win, text] {
+            assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+        }
+    }
 
     #[test]
     fn schedule_pairs_colours_and_openings() {
