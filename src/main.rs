@@ -16,7 +16,7 @@ const USAGE: &str =
   match         engine-vs-engine games (cutechess-cli style flags); match rate: rating lists
   tune          the classical evaluation's numbers: gen, label, fit
   spsa          the search parameters, tuned by self-play
-  book          opening books: build, learn, show
+  book          opening books: build, learn, show, walk
   datagen       training positions from self-play
   train         the NNUE trainer";
 const BENCH_USAGE: &str = "usage: chuhan bench [depth] [threads] [hash_mb]
@@ -31,11 +31,22 @@ fn main() {
         Ok(()) => {}
         // `--help`: the usage, asked for.
         Err(e) if e.is::<Help>() => println!("{e}"),
+        // The reader went away (`chuhan book show … | head`): nothing left to say to anyone.
+        Err(e) if is_broken_pipe(&e) => {}
         Err(e) => {
             eprintln!("chuhan: {e:#}");
             std::process::exit(2);
         }
     }
+}
+
+/// Whether `e` comes from writing to a pipe whose reader has closed it.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The arguments after the program name. `std::env::args` panics on one that is not UTF-8;

@@ -156,6 +156,26 @@ fn a_book_built_from_games_is_shown_and_loaded_by_the_engine() {
 }
 
 #[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    // `chuhan book show … | head`: the pipe is closed before chuhan writes its first line.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/book/chuhan.book");
+    let out = Command::new(CHUHAN)
+        .args(["book", "show", book, "--depth", "2"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn book_commands_refuse_bad_input() {
     let cases: [&[&str]; 10] = [
         &["book"],
