@@ -555,6 +555,18 @@ fn take_engine(
     }
 }
 
+/// "+12.34 ± 5.67" for the summary; where every game was won or every game lost the
+/// estimate is infinite, and the summary says so rather than print "inf".
+fn elo_with_error(elo: f64, error: f64) -> String {
+    if !elo.is_finite() {
+        "- (every game won or every game lost)".to_string()
+    } else if !error.is_finite() {
+        format!("{:+.2} (no error bar)", elo + 0.0)
+    } else {
+        format!("{:+.2} ± {:.2}", elo + 0.0, error)
+    }
+}
+
 fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn Write) {
     let _ = writeln!(out, "\nMatch finished: {} games in {secs:.1} s", s.games);
     for p in &s.pairings {
@@ -569,23 +581,21 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
         if let Some(e) = t.elo_pentanomial().filter(|_| t.pairs() > 0) {
             let _ = writeln!(
                 out,
-                "  Elo {:+.2} ± {:.2} (pentanomial, {} pairs), LOS {:.2} %, Ptnml(0-2) {:?}",
-                e.elo + 0.0,
-                e.error,
+                "  Elo {} (pentanomial, {} pairs), LOS {:.2} %, Ptnml(0-2) {:?}",
+                elo_with_error(e.elo, e.error),
                 t.pairs(),
                 e.los * 100.0,
                 t.penta
             );
             if let Some((ne, ne_err)) = stats::normalized_elo(&t.penta) {
-                let _ = writeln!(out, "  nElo {ne:+.2} ± {ne_err:.2}");
+                let _ = writeln!(out, "  nElo {}", elo_with_error(ne, ne_err));
             }
         }
         if let Some(e) = t.elo_trinomial() {
             let _ = writeln!(
                 out,
-                "  Elo {:+.2} ± {:.2} (trinomial), LOS(W/L) {:.2} %, draws {:.1} %",
-                e.elo + 0.0,
-                e.error,
+                "  Elo {} (trinomial), LOS(W/L) {:.2} %, draws {:.1} %",
+                elo_with_error(e.elo, e.error),
                 stats::los_wl(t.wins, t.losses) * 100.0,
                 100.0 * t.draws as f64 / t.games().max(1) as f64
             );
@@ -648,6 +658,18 @@ mod tests {
         for text in [one_win, text] {
             assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
         }
+        // The summary at the end says the same.
+        for (elo, error) in [
+            (f64::INFINITY, f64::NAN),
+            (f64::NEG_INFINITY, f64::INFINITY),
+        ] {
+            assert_eq!(
+                elo_with_error(elo, error),
+                "- (every game won or every game lost)"
+            );
+        }
+        assert_eq!(elo_with_error(-0.0, f64::NAN), "+0.00 (no error bar)");
+        assert_eq!(elo_with_error(12.5, 3.25), "+12.50 ± 3.25");
     }
 
     #[test]
