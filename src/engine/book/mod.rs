@@ -72,7 +72,7 @@ impl BookPolicy {
 pub const RARE_SIDELINE: u32 = 16;
 /// A book whose best move scores below this for the side to move leads somewhere bad: the
 /// search does better there than the book.
-pub const WEAK_SCORE: Value = -100;
+pub const WEAK_SCORE: Value = -150;
 
 /// The move mirrored left-right (file a ↔ file i).
 pub fn mirror_move(m: Move) -> Move {
@@ -485,7 +485,10 @@ mod tests {
         let score_of = |m: &str| moves.iter().find(|b| b.mv.to_string() == m).unwrap().score;
         assert_eq!(score_of("b2e2"), Some(30));
         assert_eq!(score_of("g3g4"), Some(-150));
-        let weak = book_of(&[record("h2e2", 10, -120), record("c3c4", 5, NO_SCORE)]);
+        let weak = book_of(&[
+            record("h2e2", 10, (WEAK_SCORE - 20) as i16),
+            record("c3c4", 5, NO_SCORE),
+        ]);
         assert!(weak.candidates(&start).is_empty());
         assert_eq!(weak.moves(&start).len(), 4);
         let unknown = book_of(&[record("h2e2", 10, NO_SCORE)]);
