@@ -1618,7 +1618,7 @@ fn d_says_whether_the_position_is_in_the_book() {
     // Another book: move lines as a book, no scores.
     s.send("setoption name BookFile value book/openings.txt");
     s.send("setoption name OwnBook value true");
-    s.send("position startpos moves c3c4 c6c5");
+    s.send("position startpos moves c3c4 h9g7");
     let line = book_line(&mut s);
     assert!(line.contains("b0c2 1 -"), "{line}");
 }
