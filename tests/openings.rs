@@ -8,7 +8,7 @@
 //! is unsound when the side to move stands 250 or more better. The four lines issue 50 replaced
 //! fail it: in `g0e2 h9g7 h0g2 i9h9` the cannon on h2 takes the rook on h9 over the screen on
 //! h7 (1000 − 450). A pawn given away is below the limit (the five lines that did so, slips
-//! in turning WXF notation into coordinates, were found by the book's analysis instead).
+//! in writing them down, were found by the book's analysis instead).
 //!
 //! Neither half alone is enough: the exchange misses counter-threats (after
 //! `h2e2 b7e7 h0g2 b9c7 i0h0 a9b9`, `h0h7` wins a cannon but `b9b2` wins one back), and a
