@@ -261,14 +261,11 @@ fn elo_text(t: &Tally) -> String {
     };
     match est {
         Some(e) if e.elo.is_finite() && e.error.is_finite() => format!(
-            "Elo {:+.1} ± {:.1} ({label}), LOS {:.1} %",
-            e.elo + 0.0, // no "-0.0"
-            e.error,
+            "Elo {} ({label}), LOS {:.1} %",
+            elo_with_error(e.elo, e.error, 1),
             e.los * 100.0
         ),
-        Some(e) if e.elo.is_finite() => format!("Elo {:+.1} (no error bar yet)", e.elo + 0.0),
-        // A perfect score so far has no finite estimate: say so rather than print "inf".
-        Some(_) => "Elo - (every game won or every game lost so far)".to_string(),
+        Some(e) => format!("Elo {}", elo_with_error(e.elo, e.error, 1)),
         None => "Elo -".to_string(),
     }
 }
@@ -557,13 +554,17 @@ fn take_engine(
 
 /// "+12.34 ± 5.67" for the summary; where every game was won or every game lost the
 /// estimate is infinite, and the summary says so rather than print "inf".
-fn elo_with_error(elo: f64, error: f64) -> String {
+/// An Elo estimate and its error bar with `decimals` decimals, in words where either is not
+/// finite (a perfect score has no finite estimate; one game has no error bar): the one wording
+/// of the running line and the final summary.
+fn elo_with_error(elo: f64, error: f64, decimals: usize) -> String {
+    // `+ 0.0` turns -0.0 into 0.0, so nothing prints "-0.0".
     if !elo.is_finite() {
         "- (every game won or every game lost)".to_string()
     } else if !error.is_finite() {
-        format!("{:+.2} (no error bar)", elo + 0.0)
+        format!("{:+.*} (no error bar)", decimals, elo + 0.0)
     } else {
-        format!("{:+.2} ± {:.2}", elo + 0.0, error)
+        format!("{:+.*} ± {:.*}", decimals, elo + 0.0, decimals, error)
     }
 }
 
@@ -582,20 +583,20 @@ fn print_summary(cfg: &MatchConfig, s: &MatchSummary, secs: f64, out: &mut dyn W
             let _ = writeln!(
                 out,
                 "  Elo {} (pentanomial, {} pairs), LOS {:.2} %, Ptnml(0-2) {:?}",
-                elo_with_error(e.elo, e.error),
+                elo_with_error(e.elo, e.error, 2),
                 t.pairs(),
                 e.los * 100.0,
                 t.penta
             );
             if let Some((ne, ne_err)) = stats::normalized_elo(&t.penta) {
-                let _ = writeln!(out, "  nElo {}", elo_with_error(ne, ne_err));
+                let _ = writeln!(out, "  nElo {}", elo_with_error(ne, ne_err, 2));
             }
         }
         if let Some(e) = t.elo_trinomial() {
             let _ = writeln!(
                 out,
                 "  Elo {} (trinomial), LOS(W/L) {:.2} %, draws {:.1} %",
-                elo_with_error(e.elo, e.error),
+                elo_with_error(e.elo, e.error, 2),
                 stats::los_wl(t.wins, t.losses) * 100.0,
                 100.0 * t.draws as f64 / t.games().max(1) as f64
             );
@@ -664,12 +665,13 @@ mod tests {
             (f64::NEG_INFINITY, f64::INFINITY),
         ] {
             assert_eq!(
-                elo_with_error(elo, error),
+                elo_with_error(elo, error, 2),
                 "- (every game won or every game lost)"
             );
         }
-        assert_eq!(elo_with_error(-0.0, f64::NAN), "+0.00 (no error bar)");
-        assert_eq!(elo_with_error(12.5, 3.25), "+12.50 ± 3.25");
+        assert_eq!(elo_with_error(-0.0, f64::NAN, 2), "+0.00 (no error bar)");
+        assert_eq!(elo_with_error(12.5, 3.25, 2), "+12.50 ± 3.25");
+        assert_eq!(elo_with_error(12.54, 3.26, 1), "+12.5 ± 3.3");
     }
 
     #[test]
