@@ -1434,7 +1434,7 @@ fn eval_file_loads_a_network_and_refuses_bad_files() {
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(
         said[0].starts_with("info string")
-            && said[0].contains("loaded: the network evaluates, (1260 -> 256) x 2 -> 1"),
+            && said[0].contains("loaded: the network evaluates, (1260 -> 512) x 2 -> 1"),
         "{said:?}"
     );
     let with_net = nodes_at_depth_5(&mut s);
@@ -1464,14 +1464,14 @@ fn eval_file_loads_a_network_and_refuses_bad_files() {
             "is not a Chuhan network",
         ),
         (
-            "v2.nnue",
-            patched(8, &2u32.to_le_bytes()),
-            "format version 2",
+            "v1.nnue",
+            patched(8, &1u32.to_le_bytes()),
+            "format version 1",
         ),
         (
-            "wide.nnue",
-            patched(16, &512u32.to_le_bytes()),
-            "another architecture (hidden size 512",
+            "narrow.nnue",
+            patched(16, &256u32.to_le_bytes()),
+            "another architecture (hidden size 256",
         ),
     ];
     let mut paths = Vec::new();

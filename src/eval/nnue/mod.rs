@@ -1,15 +1,15 @@
 //! NNUE: an efficiently updatable neural network evaluation, in integers.
 //!
-//! Architecture (version 1; `architecture()` names it):
+//! Architecture (version 2; `architecture()` names it):
 //!
 //! - **Inputs**, per perspective: 1260 binary features, one per (own/their, piece kind, point),
 //!   the board seen from that side's own bottom (Red's view as it is, Black's rank-mirrored);
 //!   `features` defines the index.
-//! - **Feature transformer**: 1260 → 256, i16 weights and biases at scale QA = 255, one
+//! - **Feature transformer**: 1260 → 512, i16 weights and biases at scale QA = 255, one
 //!   transformer shared by both perspectives. Its output for a view is its *accumulator*:
 //!   bias plus the weight rows of the inputs switched on (`accumulator`).
 //! - **Activation**: clipped ReLU, `clamp(x, 0, QA)`, on each accumulator.
-//! - **Output**: the side to move's 256 activations then the other side's 256, dotted with 512
+//! - **Output**: the side to move's 512 activations then the other side's 512, dotted with 1024
 //!   i16 weights at scale QB = 64, plus an i32 bias at scale QA · QB; the score in centipawns is
 //!   that sum times SCALE = 400 divided by QA · QB (rounded toward zero), clamped to
 //!   `±EVAL_LIMIT`. A float network trained so that `sigmoid(output)` is the side to move's
@@ -37,7 +37,7 @@ use crate::board::types::Value;
 use once_cell::sync::Lazy;
 
 /// Hidden units per perspective.
-pub const HIDDEN: usize = 256;
+pub const HIDDEN: usize = 512;
 /// Scale of the feature weights and biases; also the clip of the activation.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
@@ -63,7 +63,7 @@ pub fn built_in() -> &'static Network {
     &BUILT_IN
 }
 
-/// The architecture in words, for reports: `(1260 -> 256) x 2 -> 1, clipped ReLU`.
+/// The architecture in words, for reports: `(1260 -> 512) x 2 -> 1, clipped ReLU`.
 pub fn architecture() -> String {
     format!("({} -> {HIDDEN}) x 2 -> 1, clipped ReLU", features::INPUTS)
 }
@@ -84,7 +84,7 @@ mod tests {
 
     #[test]
     fn the_architecture_is_named_from_its_numbers() {
-        assert_eq!(architecture(), "(1260 -> 256) x 2 -> 1, clipped ReLU");
+        assert_eq!(architecture(), "(1260 -> 512) x 2 -> 1, clipped ReLU");
     }
 
     #[test]

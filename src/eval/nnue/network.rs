@@ -2,23 +2,23 @@
 //! scratch: a position's accumulators (`Accumulator::refresh`) and the output layer
 //! (`Network::evaluate`). Kept move by move, the accumulators are `accumulator`'s.
 //!
-//! File format (version 1), all numbers little-endian, nothing after the last array:
+//! File format (version 2; version 1 was the same layout 256 wide), all numbers little-endian, nothing after the last array:
 //!
 //! | offset | size | what |
 //! |---|---|---|
 //! | 0 | 8 | magic `CHUHANNN` (ASCII) |
-//! | 8 | 4 | format version, u32 = 1 |
+//! | 8 | 4 | format version, u32 = 2 |
 //! | 12 | 4 | input count, u32 = 1260 |
-//! | 16 | 4 | hidden size, u32 = 256 |
+//! | 16 | 4 | hidden size, u32 = 512 |
 //! | 20 | 4 | QA, u32 = 255 |
 //! | 24 | 4 | QB, u32 = 64 |
 //! | 28 | 4 | SCALE, u32 = 400 |
-//! | 32 | 1260 × 256 × 2 | feature weights, i16, input-major: input `f`'s weight to hidden unit `j` at index `f * 256 + j` |
-//! | 645 152 | 256 × 2 | feature biases, i16 |
-//! | 645 664 | 512 × 2 | output weights, i16: 256 for the side to move's accumulator, then 256 for the other side's |
-//! | 646 688 | 4 | output bias, i32 |
+//! | 32 | 1260 × 512 × 2 | feature weights, i16, input-major: input `f`'s weight to hidden unit `j` at index `f * 512 + j` |
+//! | 1 290 272 | 512 × 2 | feature biases, i16 |
+//! | 1 291 296 | 1024 × 2 | output weights, i16: 512 for the side to move's accumulator, then 512 for the other side's |
+//! | 1 293 344 | 4 | output bias, i32 |
 //!
-//! 646 692 bytes in all (`FILE_LEN`). Loading refuses a file with another magic, version or
+//! 1 293 348 bytes in all (`FILE_LEN`). Loading refuses a file with another magic, version or
 //! architecture number, a truncated or overlong one, and weights the integer inference could
 //! overflow with (see `Network::from_parts`). The weights are the float network's
 //! (`float::FloatNetwork`) times their scales, rounded to nearest: QA for the feature weights
@@ -34,7 +34,7 @@ use std::fmt;
 /// The first bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"CHUHANNN";
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Bytes before the weights: the magic and six u32s.
 pub const HEADER_LEN: usize = MAGIC.len() + 6 * 4;
 /// Length of a network file.
@@ -358,23 +358,23 @@ mod tests {
     #[test]
     fn the_header_and_layout_are_as_documented() {
         assert_eq!(HEADER_LEN, 32);
-        assert_eq!(FILE_LEN, 646_692);
+        assert_eq!(FILE_LEN, 1_293_348);
         let net = Network::random(1);
         let bytes = net.to_bytes();
         assert_eq!(&bytes[..8], b"CHUHANNN");
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         assert_eq!(
             [word(8), word(12), word(16), word(20), word(24), word(28)],
-            [1, 1260, 256, 255, 64, 400]
+            [2, 1260, 512, 255, 64, 400]
         );
         let i16_at = |at: usize| i16::from_le_bytes(bytes[at..at + 2].try_into().unwrap());
         // Input 7's weight to hidden unit 9, the last feature bias, the first output weight of
         // the other side's half, the output bias: at the offsets the table gives.
-        assert_eq!(i16_at(32 + 2 * (7 * 256 + 9)), net.ft_weights[7][9]);
-        assert_eq!(i16_at(645_152 + 2 * 255), net.ft_bias[255]);
-        assert_eq!(i16_at(645_664 + 2 * 256), net.out_weights[1][0]);
+        assert_eq!(i16_at(32 + 2 * (7 * 512 + 9)), net.ft_weights[7][9]);
+        assert_eq!(i16_at(1_290_272 + 2 * 511), net.ft_bias[511]);
+        assert_eq!(i16_at(1_291_296 + 2 * 512), net.out_weights[1][0]);
         assert_eq!(
-            i32::from_le_bytes(bytes[646_688..].try_into().unwrap()),
+            i32::from_le_bytes(bytes[1_293_344..].try_into().unwrap()),
             net.out_bias
         );
     }
@@ -421,7 +421,7 @@ mod tests {
             (b"#!/bin/sh\necho hi\n".to_vec(), NetworkError::NotANetwork),
             (wrong_magic, NetworkError::NotANetwork),
             (good[..20].to_vec(), NetworkError::Truncated(20)),
-            (with(8, 2), NetworkError::Version(2)),
+            (with(8, 1), NetworkError::Version(1)),
             (
                 with(12, 1260 * 2),
                 NetworkError::Architecture {
@@ -431,11 +431,11 @@ mod tests {
                 },
             ),
             (
-                with(16, 512),
+                with(16, 256),
                 NetworkError::Architecture {
                     field: "hidden size",
-                    found: 512,
-                    expected: 256,
+                    found: 256,
+                    expected: 512,
                 },
             ),
             (
@@ -478,8 +478,8 @@ mod tests {
         // Every reason reads as a sentence about the file.
         assert_eq!(NetworkError::Truncated(0).to_string(), "is empty");
         assert_eq!(
-            NetworkError::Version(2).to_string(),
-            "is network format version 2; this engine reads version 1"
+            NetworkError::Version(1).to_string(),
+            "is network format version 1; this engine reads version 2"
         );
     }
 
@@ -507,10 +507,10 @@ mod tests {
             matches!(&err, NetworkError::TooLarge(why) if why.contains("hidden unit 5")),
             "{err}"
         );
-        // The output sum: 512 weights of 16 000 times QA fit 32 bits, of 17 000 they do not.
+        // The output sum: 1024 weights of 8 000 times QA fit 32 bits, of 8 500 they do not.
         let (ft, bias, _, ob) = parts(&net);
-        assert!(Network::from_parts(ft.clone(), bias, [[16_000; HIDDEN]; 2], 0).is_ok());
-        let err = Network::from_parts(ft, bias, [[17_000; HIDDEN]; 2], ob).unwrap_err();
+        assert!(Network::from_parts(ft.clone(), bias, [[8_000; HIDDEN]; 2], 0).is_ok());
+        let err = Network::from_parts(ft, bias, [[8_500; HIDDEN]; 2], ob).unwrap_err();
         assert!(
             matches!(&err, NetworkError::TooLarge(why) if why.contains("output")),
             "{err}"

@@ -7,7 +7,7 @@
 //! | 0 | 8 | magic `CHUHANTR` (ASCII) |
 //! | 8 | 4 | format version, u32 = 1 |
 //! | 12 | 4 | input count, u32 = 1260 |
-//! | 16 | 4 | hidden size, u32 = 256 |
+//! | 16 | 4 | hidden size, u32 = 512 |
 //! | 20 | 4 | epochs done, u32 |
 //! | 24 | 8 | Adam steps taken, u64 |
 //! | 32 | 8 | `--seed`, u64 |
@@ -19,11 +19,11 @@
 //! | 68 | 4 | `--lr-gamma`, f32 |
 //! | 72 | 4 | `--wdl`, f32 |
 //! | 76 | 8 | `--val-fraction`, f64 |
-//! | 84 | 3 × 1 293 316 | the weights, then Adam's first moments, then its second moments |
+//! | 84 | 3 × 2 586 628 | the weights, then Adam's first moments, then its second moments |
 //!
 //! Each of the three is a network in f32 in the order of the network file: feature weights
-//! input-major (input `f`'s weight to hidden unit `j` at `f * 256 + j`), 256 feature biases, 512
-//! output weights (side to move's, then the other side's), the output bias; 323 329 floats.
+//! input-major (input `f`'s weight to hidden unit `j` at `f * 512 + j`), 512 feature biases, 1024
+//! output weights (side to move's, then the other side's), the output bias; 646 657 floats.
 //! The weights are in the float units of `nnue::float` (not quantised).
 
 use super::adam::Adam;
@@ -277,12 +277,12 @@ mod tests {
         let c = sample();
         let bytes = c.to_bytes();
         assert_eq!(bytes.len(), FILE_LEN);
-        assert_eq!(FILE_LEN, 84 + 3 * 1_293_316);
+        assert_eq!(FILE_LEN, 84 + 3 * 2_586_628);
         assert_eq!(&bytes[..8], b"CHUHANTR");
         // The output bias of the second moments is the file's last float.
         assert_eq!(bytes[FILE_LEN - 4..], (-0.25f32).to_le_bytes());
-        // Input 5's weight to hidden unit 9 is at 84 + 4 · (5 · 256 + 9).
-        let at = 84 + 4 * (5 * 256 + 9);
+        // Input 5's weight to hidden unit 9 is at 84 + 4 · (5 · 512 + 9).
+        let at = 84 + 4 * (5 * 512 + 9);
         assert_eq!(bytes[at..at + 4], c.net.ft_weights[5][9].to_le_bytes());
         let back = Checkpoint::from_bytes(&bytes).unwrap();
         assert_eq!(back.to_bytes(), bytes);
@@ -302,7 +302,7 @@ mod tests {
         v2[8] = 2;
         assert!(reason(&v2).contains("version 2"));
         let mut wide = good.clone();
-        wide[16..20].copy_from_slice(&512u32.to_le_bytes());
+        wide[16..20].copy_from_slice(&256u32.to_le_bytes());
         assert!(reason(&wide).contains("another architecture"));
     }
 
