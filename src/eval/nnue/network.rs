@@ -2,7 +2,8 @@
 //! scratch: a position's accumulators (`Accumulator::refresh`) and the output layer
 //! (`Network::evaluate`). Kept move by move, the accumulators are `accumulator`'s.
 //!
-//! File format (version 2; version 1 was the same layout 256 wide), all numbers little-endian, nothing after the last array:
+//! File format (version 2; version 1 was the same layout 256 wide), all numbers little-endian,
+//! nothing after the last array:
 //!
 //! | offset | size | what |
 //! |---|---|---|

@@ -552,8 +552,6 @@ fn take_engine(
     }
 }
 
-/// "+12.34 ± 5.67" for the summary; where every game was won or every game lost the
-/// estimate is infinite, and the summary says so rather than print "inf".
 /// An Elo estimate and its error bar with `decimals` decimals, in words where either is not
 /// finite (a perfect score has no finite estimate; one game has no error bar): the one wording
 /// of the running line and the final summary.
