@@ -8,10 +8,10 @@
 //! - feature weights and biases to ±`FT_LIMIT` = 992 / QA, so 33 of them (a bias and 32 inputs)
 //!   quantise to at most 33 · 992 = 32 736 ≤ 32 767;
 //! - output weights to ±`OUT_LIMIT` = 125 (8 000 at QB) and the output bias to
-//!   ±`OUT_BIAS_LIMIT` = 1 000 (16 320 000 at QA · QB): 512 · 8 000 · 255 + 16 320 000 < 2³¹.
+//!   ±`OUT_BIAS_LIMIT` = 1 000 (16 320 000 at QA · QB): 1 024 · 8 000 · 255 + 16 320 000 < 2³¹.
 //!
-//! A trained network is far inside these (its feature weights are a few tenths, its output
-//! weights a few units), so the clip only guards against a diverging run.
+//! A trained network is far inside these (r4w's feature weights reach about 1.2, its output
+//! weights 0.36), so the clip only guards against a diverging run.
 
 use crate::board::rng::Rng;
 use crate::eval::nnue::features::MAX_ACTIVE;
@@ -44,11 +44,11 @@ pub const OUT_BIAS_LIMIT: f32 = (OUT_BIAS_LIMIT_Q / (QA * QB) as i64) as f32;
 ///   unit's sum has a spread of about ±0.55 around its bias;
 /// - feature biases 0.5: with that spread most units start inside the clip's linear part
 ///   (0, 1), where they pass gradient, and differ from position to position;
-/// - output weights uniform in ±1/√512 (the fan-in), output bias 0: the first outputs are
+/// - output weights uniform in ±1/√1024 (the fan-in, 2 · HIDDEN), output bias 0: the first outputs are
 ///   small (about ±0.3, ±120 centipawns), so the first steps learn rather than unlearn.
 ///
 /// From there a first epoch learns material: after one epoch over the round-1 datagen files
-/// (`docs/nnue.md`), the start position with a rook, horse or cannon removed scores +1 038,
+/// (`docs/nnue.md`; measured 256 wide), the start position with a rook, horse or cannon removed scores +1 038,
 /// +350 and +315 centipawns for the side with it, -776 with the rook removed on the other side.
 pub fn initial(seed: u64) -> FloatNetwork {
     let mut rng = Rng::new(seed);
@@ -86,7 +86,8 @@ mod tests {
             net.quantise().unwrap();
         }
         // The feature limit is the tight one: a quantisation step more is refused. (The
-        // output limits are about half of what would be refused.)
+        // output weights' limit, 8 000 over 1 024 weights, sits just under what the 32-bit sum
+        // allows: about 8 160 with the output bias at its limit.)
         let step = 1.0 / QA as f32;
         let mut net = FloatNetwork::zeros();
         for row in net.ft_weights.iter_mut().take(MAX_ACTIVE) {
