@@ -740,9 +740,11 @@ mod tests {
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
             0.5,
         );
+        // How sure the network is depends on the one built in (r6b: 0.90 here, r5f a little
+        // more); a sign or side slip would put a rook up below a half.
         let e = network_expectation(&red_up.pos);
-        assert!(e > 0.9, "{e}");
-        assert!(network_expectation(&black_up.pos) < 0.1);
+        assert!(e > 0.8, "{e}");
+        assert!(network_expectation(&black_up.pos) < 0.2);
         assert!((network_expectation(&start.pos) - 0.5).abs() < 0.15);
         // The blend: all result, all network, and a quarter of the result.
         assert_eq!(soft_target(&red_up, 1.0), 0.0);
