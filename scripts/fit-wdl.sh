@@ -50,7 +50,7 @@ commit=$(git rev-parse --short HEAD)
 source="self-play of the built-in network (nets/default.nnue, sha256 $net…) at commit $commit, \
 datagen --games 64000 --seed $seed --nodes 5000, shards 1..$shards of 640"
 {
-    echo "# The WDL model's last fit (scripts/fit-wdl.sh $shards), read in docs/wdl.md"
+    echo "# The WDL model's last fit (scripts/fit-wdl.sh $shards DATA_DIR JOBS $seed), read in docs/wdl.md"
     echo "# data: $source"
     "$engine" datagen wdl -o src/protocol/wdl_fit.rs --source "$source" "${files[@]}"
 } | grep -v '^wrote the model' >docs/wdl-fit.txt
