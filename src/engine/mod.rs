@@ -67,7 +67,7 @@ impl EngineOptions {
     /// The library's defaults (no opening book), the one home of every default value.
     pub const DEFAULT: EngineOptions = EngineOptions {
         search: SearchSettings::DEFAULT,
-        move_overhead: Duration::from_millis(30),
+        move_overhead: Duration::from_millis(10),
         use_book: false,
         book_policy: BookPolicy::DEFAULT,
         strength: StrengthRequest::FULL,

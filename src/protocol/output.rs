@@ -534,7 +534,7 @@ mod tests {
             "option name Clear Hash type button",
             "option name Ponder type check default false",
             "option name MultiPV type spin default 1",
-            "option name Move Overhead type spin default 30",
+            "option name Move Overhead type spin default 10",
             "option name UCI_ShowWDL type check default false",
         ] {
             assert!(uci.iter().any(|l| l.starts_with(needed)), "{needed}");
